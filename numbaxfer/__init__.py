@@ -1,0 +1,52 @@
+"""numbaxfer: asynchronous CUDA copies whose host buffers are owned by the transfer.
+
+An async copy moves the pinned host array it reads or writes into a :class:`Transfer`;
+``transfer.wait()`` hands it back when the copy has finished. Until then every use of
+the moved handle raises :class:`UseAfterTransferError` at run time, and mypy with
+``numbaxfer.mypy_plugin`` reports it statically.
+
+    import numpy as np
+    import numbaxfer as nx
+
+    s = nx.stream()
+    host = nx.pinned_array(1_000_000, np.float32)
+    dev = nx.device_array(1_000_000, np.float32)
+    with host.write() as a:
+        a[:] = 1.0
+    up = s.upload(host, to=dev)   # host moves into the transfer
+    host = up.wait()              # and comes back when the copy is done
+"""
+
+from ._device import DeviceArray, device_array
+from ._errors import (
+    BorrowError,
+    OwnershipError,
+    PageableMemoryError,
+    StreamClosedError,
+    UseAfterTransferError,
+)
+from ._host import PinnedArray, pinned_array, pinned_copy
+from ._ownership import Consumed, Lent, Owned
+from ._stream import Stream, stream
+from ._transfer import Transfer
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BorrowError",
+    "Consumed",
+    "DeviceArray",
+    "Lent",
+    "OwnershipError",
+    "Owned",
+    "PageableMemoryError",
+    "PinnedArray",
+    "Stream",
+    "StreamClosedError",
+    "Transfer",
+    "UseAfterTransferError",
+    "device_array",
+    "pinned_array",
+    "pinned_copy",
+    "stream",
+]

@@ -1,0 +1,123 @@
+"""The backend protocol and its selection.
+
+A backend enqueues work and records events; it knows nothing of ownership. The
+handles check and transition their borrow flags first, then call the backend.
+
+``NUMBAXFER_BACKEND`` picks one per process:
+
+* ``numba`` (default): numba-cuda on the GPU, or numba's simulator when
+  ``NUMBA_ENABLE_CUDASIM=1`` (synchronous: every copy finishes before it returns);
+* ``emulator``: numba's simulator made lazy; copies and kernels run only when
+  something forces them, so a host access that races a copy gives the wrong answer
+  on a CPU, every time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from numpy.typing import NDArray
+
+__all__ = ["Backend", "get_backend", "set_backend"]
+
+BACKEND_NAMES = ("numba", "emulator")
+
+
+class Backend(Protocol):
+    """What numbaxfer needs from a CUDA implementation.
+
+    ``Stream``, ``Event`` and device buffers are opaque to the caller (``object``).
+    Copies and launches are asynchronous with respect to the host and ordered on their
+    stream; ``record`` captures all work enqueued on the stream so far.
+    """
+
+    name: str
+    #: True where copies run at once (numba's simulator): no race can show.
+    synchronous: bool
+
+    def describe(self) -> str: ...
+
+    def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]: ...
+
+    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any: ...
+
+    def kernel_arg(self, device_buffer: Any) -> Any:
+        """The object to pass to a numba kernel for this device buffer."""
+        ...
+
+    def new_stream(self) -> Any: ...
+
+    def close_stream(self, stream: Any) -> None: ...
+
+    def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None: ...
+
+    def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None: ...
+
+    def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None: ...
+
+    def launch(
+        self,
+        stream: Any,
+        kernel: Any,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        args: Sequence[Any],
+    ) -> None: ...
+
+    def record(self, stream: Any) -> Any:
+        """Record an event capturing all work enqueued on ``stream`` so far."""
+        ...
+
+    def query(self, event: Any) -> bool:
+        """Has all work captured by ``event`` finished? Never blocks."""
+        ...
+
+    def sync_event(self, event: Any) -> None:
+        """Block the host until ``event`` has completed (this event only)."""
+        ...
+
+    def wait_event(self, stream: Any, event: Any) -> None:
+        """Make later work on ``stream`` wait for ``event``, on the device."""
+        ...
+
+    def sync_stream(self, stream: Any) -> None: ...
+
+    def release_event(self, event: Any) -> None:
+        """The event is no longer needed (pooling backends may reuse it)."""
+        ...
+
+
+_current: Backend | None = None
+
+
+def get_backend() -> Backend:
+    """The process's backend, created on first use from ``NUMBAXFER_BACKEND``."""
+    global _current
+    if _current is None:
+        _current = _make(os.environ.get("NUMBAXFER_BACKEND", "numba") or "numba")
+    return _current
+
+
+def set_backend(name: str) -> Backend:
+    """Switch backend (tests, demos). Handles keep the backend they were made with."""
+    global _current
+    _current = _make(name)
+    return _current
+
+
+def _make(name: str) -> Backend:
+    if name == "numba":
+        from ._numba import NumbaBackend
+
+        return NumbaBackend()
+    if name == "emulator":
+        from ._emulator import EmulatorBackend
+
+        return EmulatorBackend()
+    raise ValueError(
+        f"NUMBAXFER_BACKEND={name!r} is not a numbaxfer backend; use one of "
+        f"{', '.join(BACKEND_NAMES)}."
+    )

@@ -1,0 +1,59 @@
+"""Exceptions and the wording of their messages.
+
+Every message says what happened, to which object, where it came from (file:line and
+stream) and how to fix it. The mypy plugin words its reports the same way.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BorrowError",
+    "OwnershipError",
+    "PageableMemoryError",
+    "StreamClosedError",
+    "UseAfterTransferError",
+]
+
+
+class OwnershipError(Exception):
+    """Base class: an operation broke numbaxfer's ownership rules.
+
+    Raised before anything is enqueued or changed: after it, every handle is in the
+    state it was in before the call and no data is lost.
+    """
+
+
+class UseAfterTransferError(OwnershipError):
+    """A handle was used after a transfer took it (rule 1), or a transfer was
+    completed twice.
+
+    Fix: rebind the name from the transfer's completion, ``host = transfer.wait()``,
+    and use the handle that ``wait()`` returns.
+    """
+
+
+class BorrowError(OwnershipError):
+    """A write, move or free was attempted while the handle is lent or being written
+    (rule 3), or a lent handle was used after its ``with`` block ended.
+    """
+
+
+class StreamClosedError(OwnershipError):
+    """Work was enqueued on a closed stream, or a stream with unfinished transfers
+    was closed."""
+
+
+class PageableMemoryError(TypeError):
+    """Ordinary (pageable) numpy memory was handed to an asynchronous copy.
+
+    An async copy from pageable memory is either silently staged (an extra copy) or
+    made synchronous by the driver; numbaxfer does neither. Pin the data first:
+    ``nx.pinned_array(...)`` or ``nx.pinned_copy(array)`` (one host copy).
+    """
+
+
+def where(site: tuple[str, int] | None) -> str:
+    """Format a call site as ``file:line``."""
+    if site is None:
+        return "<unknown>"
+    return f"{site[0]}:{site[1]}"

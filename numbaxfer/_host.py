@@ -1,0 +1,218 @@
+"""Page-locked host arrays: ``PinnedArray[Cap, DT]``."""
+
+from __future__ import annotations
+
+import itertools
+from types import TracebackType
+from typing import Any, Generic, TypeVar, overload
+
+import numpy as np
+from numpy.typing import DTypeLike, NDArray
+
+from ._backend import Backend, get_backend
+from ._errors import where
+from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
+
+__all__ = ["PinnedArray", "pinned_array", "pinned_copy"]
+
+Cap = TypeVar("Cap", bound=Lent, covariant=True)
+DT = TypeVar("DT", bound=np.generic)
+_numbers = itertools.count(1)
+
+
+class PinnedArray(Generic[Cap, DT]):
+    """A page-locked host array with an ownership capability.
+
+    ``PinnedArray[Owned, DT]`` may be read, written (inside ``write()``), lent, moved
+    into a transfer and freed. ``PinnedArray[Lent, DT]`` (from ``lend()``) may only be
+    read, and only inside the ``with`` block that lent it.
+
+    An asynchronous copy (``Stream.upload``/``Stream.download``) *moves* the handle:
+    every later use of it raises :class:`~numbaxfer.UseAfterTransferError`; the
+    transfer's ``wait()`` returns a fresh owned handle to the same memory once the copy
+    has finished. Create one with :func:`pinned_array` or :func:`pinned_copy`.
+    """
+
+    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_owner")
+
+    _backend: Backend
+    _buf: NDArray[DT]
+    _flag: BorrowFlag
+    _owner: PinnedArray[Any, DT] | None
+
+    def __init__(self) -> None:
+        raise TypeError(
+            "PinnedArray is not created directly: use nx.pinned_array(shape, dtype) or "
+            "nx.pinned_copy(array)."
+        )
+
+    @classmethod
+    def _adopt(
+        cls, backend: Backend, buf: NDArray[Any], label: str, owner: PinnedArray[Any, Any] | None
+    ) -> PinnedArray[Any, Any]:
+        self = object.__new__(cls)
+        self._backend = backend
+        self._buf = buf
+        self._flag = BorrowFlag(label)
+        self._owner = owner
+        return self
+
+    # -- metadata (allowed in any state: it touches no memory) ---------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._buf.shape
+
+    @property
+    def dtype(self) -> np.dtype[DT]:
+        return self._buf.dtype
+
+    @property
+    def size(self) -> int:
+        return self._buf.size
+
+    @property
+    def nbytes(self) -> int:
+        return self._buf.nbytes
+
+    @property
+    def label(self) -> str:
+        """The name numbaxfer uses for this array in error messages."""
+        return self._flag.label
+
+    def __repr__(self) -> str:
+        return f"<{self._flag.label}: {self._flag.state()}>"
+
+    # -- access --------------------------------------------------------------
+    def read(self) -> NDArray[DT]:
+        """A read-only numpy view of the data.
+
+        Raises :class:`UseAfterTransferError` if the array was moved into a transfer
+        that has not been completed, :class:`BorrowError` inside ``write()``. The view is
+        plain numpy: keep it past a later move and it may show stale data (the known
+        hole; see the README).
+        """
+        self._flag.check_read("read()")
+        view = self._buf.view()
+        view.flags.writeable = False
+        return view
+
+    def write(self: PinnedArray[Owned, DT]) -> _WriteScope[DT]:
+        """``with arr.write() as a:`` gives a writable numpy view for the block.
+
+        Owned only. While the block runs the array may not be read through the handle,
+        lent or moved; at block exit the view is made read-only, so a reference kept
+        past the block cannot write later.
+        """
+        site = caller_site()
+        self._flag.begin_write(site)
+        return _WriteScope(self._flag, self._buf.view())
+
+    def lend(self) -> _LendScope[PinnedArray[Lent, DT]]:
+        """``with arr.lend() as view:`` gives a ``PinnedArray[Lent, DT]`` for the block.
+
+        While any lend lives the owner may be read but not written, moved or freed; the
+        lent handle may be read (and lent again) but expires at block exit.
+        """
+        site = caller_site()
+        self._flag.begin_lend(site)
+        lent: PinnedArray[Lent, DT] = PinnedArray._adopt(  # type: ignore[assignment]
+            self._backend, self._buf, f"{self.label} (lent at {where(site)})", self
+        )
+        lent._flag.read_only = True
+        return _LendScope(self._flag, site, lent, lent._flag)
+
+    def free(self: PinnedArray[Owned, DT]) -> None:
+        """Release the page-locked memory now (otherwise garbage collection does).
+
+        Refused while lent, in a write block or moved; afterwards every use raises.
+        """
+        self._flag.move(MoveRecord("free", "", caller_site()))
+        self._buf = np.empty((0,) * self._buf.ndim, dtype=self._buf.dtype)  # type: ignore[assignment]
+
+
+class _WriteScope(Generic[DT]):
+    __slots__ = ("_flag", "_view")
+
+    def __init__(self, flag: BorrowFlag, view: NDArray[DT]) -> None:
+        self._flag = flag
+        self._view = view
+
+    def __enter__(self) -> NDArray[DT]:
+        return self._view
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._view.flags.writeable = False
+        self._flag.end_write()
+
+
+_H = TypeVar("_H")
+
+
+class _LendScope(Generic[_H]):
+    __slots__ = ("_lent", "_lent_flag", "_owner_flag", "_site")
+
+    def __init__(
+        self, owner_flag: BorrowFlag, site: tuple[str, int], lent: _H, lent_flag: BorrowFlag
+    ) -> None:
+        self._owner_flag = owner_flag
+        self._site = site
+        self._lent = lent
+        self._lent_flag = lent_flag
+
+    def __enter__(self) -> _H:
+        return self._lent
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lent_flag.expire()
+        self._owner_flag.end_lend(self._site)
+
+
+def _normalise_shape(shape: int | tuple[int, ...]) -> tuple[int, ...]:
+    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    if not all(isinstance(d, (int, np.integer)) and d >= 0 for d in dims):
+        raise ValueError(f"shape must be a non-negative int or a tuple of them, not {shape!r}")
+    return tuple(int(d) for d in dims)
+
+
+def _label(kind: str, buf: NDArray[Any]) -> str:
+    shape = "x".join(str(d) for d in buf.shape) or "scalar"
+    return f"{kind}#{next(_numbers)}[{buf.dtype}, {shape}]"
+
+
+@overload
+def pinned_array(shape: int | tuple[int, ...], dtype: type[DT]) -> PinnedArray[Owned, DT]: ...
+@overload
+def pinned_array(shape: int | tuple[int, ...], dtype: np.dtype[DT]) -> PinnedArray[Owned, DT]: ...
+@overload
+def pinned_array(
+    shape: int | tuple[int, ...], dtype: DTypeLike = ...
+) -> PinnedArray[Owned, Any]: ...
+def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
+    """Allocate a page-locked host array (contents undefined), owned by the caller.
+
+    Page-locked memory is what lets a copy run asynchronously; allocating it is slow
+    (milliseconds for large arrays), so allocate once and reuse.
+    """
+    backend = get_backend()
+    buf = backend.alloc_pinned(_normalise_shape(shape), np.dtype(dtype))
+    return PinnedArray._adopt(backend, buf, _label("PinnedArray", buf), None)
+
+
+def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
+    """Copy an existing numpy array into new page-locked memory (one host copy).
+
+    The result is C-contiguous and owned by the caller; ``array`` is not touched
+    again.
+    """
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"pinned_copy() takes a numpy array, not {type(array).__name__}")
+    backend = get_backend()
+    buf = backend.alloc_pinned(array.shape, array.dtype)
+    np.copyto(buf, array)
+    return PinnedArray._adopt(  # type: ignore[return-value]
+        backend, buf, _label("PinnedArray", buf), None
+    )

@@ -1,0 +1,337 @@
+"""Streams: ``Stream[Cap]``, where copies and kernels are enqueued."""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+import numpy as np
+
+from ._backend import Backend, get_backend
+from ._device import DeviceArray
+from ._errors import PageableMemoryError, StreamClosedError, where
+from ._host import PinnedArray, _LendScope
+from ._ownership import BorrowFlag, Consumed, Lent, MoveRecord, Owned, caller_site
+from ._transfer import Transfer
+
+if TYPE_CHECKING:
+    from ._device import DeviceOrder
+
+__all__ = ["Stream", "stream"]
+
+Cap = TypeVar("Cap", bound=Lent, covariant=True)
+DT = TypeVar("DT", bound=np.generic)
+_numbers = itertools.count(1)
+
+
+class _StreamCore:
+    """What the owner and every lent handle of one stream share."""
+
+    __slots__ = ("backend", "closed_at", "label", "pending", "raw", "tail")
+
+    def __init__(self, backend: Backend, label: str) -> None:
+        self.backend = backend
+        self.raw: Any = backend.new_stream()
+        self.label = label
+        #: Transfers started here and not yet completed (weak: a dropped one warns).
+        self.pending: weakref.WeakSet[Transfer[Any]] = weakref.WeakSet()
+        self.closed_at: tuple[str, int] | None = None
+        #: Event recorded at close: later cross-stream waits on this stream use it.
+        self.tail: Any = None
+
+    def wait_for(self, other: _StreamCore) -> None:
+        """Make later work here wait, on the device, for all work enqueued on ``other``."""
+        if other.closed_at is not None:
+            self.backend.wait_event(self.raw, other.tail)
+            return
+        event = self.backend.record(other.raw)
+        self.backend.wait_event(self.raw, event)
+        self.backend.release_event(event)  # the wait captured it; the event may be reused
+
+
+class Stream(Generic[Cap]):
+    """A CUDA stream with an ownership capability.
+
+    Work enqueued on one stream runs in order. ``Stream[Owned]`` (from
+    :func:`stream`) may enqueue and close; ``Stream[Lent]`` (from ``lend()``) may
+    enqueue but not close. Every method checks its arguments and the ownership rules
+    before anything is enqueued; on error nothing has changed.
+    """
+
+    __slots__ = ("_backend", "_core", "_flag")
+
+    _backend: Backend
+    _core: _StreamCore
+    _flag: BorrowFlag
+
+    def __init__(self) -> None:
+        raise TypeError("Streams are created with nx.stream().")
+
+    @classmethod
+    def _adopt(cls, core: _StreamCore, label: str) -> Stream[Any]:
+        self = object.__new__(cls)
+        self._backend = core.backend
+        self._core = core
+        self._flag = BorrowFlag(label)
+        return self
+
+    @property
+    def label(self) -> str:
+        return self._core.label
+
+    @property
+    def closed(self) -> bool:
+        return self._core.closed_at is not None
+
+    @property
+    def _pending(self) -> weakref.WeakSet[Transfer[Any]]:
+        return self._core.pending
+
+    def __repr__(self) -> str:
+        state = "closed" if self.closed else self._flag.state()
+        return f"<{self._flag.label}: {state}>"
+
+    # -- copies --------------------------------------------------------------
+    def upload(
+        self, src: Consumed[PinnedArray[Owned, DT]], *, to: DeviceArray[Owned, DT]
+    ) -> Transfer[PinnedArray[Owned, DT]]:
+        """Copy pinned ``src`` into device array ``to``, asynchronously on this stream.
+
+        ``src`` MOVES into the transfer: until ``src = transfer.wait()`` every use of it
+        raises (the copy reads it while the CPU runs on). ``to`` stays usable: work
+        enqueued later on this stream sees the copied data (stream order); work on other
+        streams is ordered after it by an event wait on the device.
+        """
+        site = caller_site()
+        self._check_open("upload()", site)
+        _check_host(src, "upload", "src", self._backend)
+        _check_device(to, "upload", "to", self._backend)
+        _check_match(src, to, "upload")
+        to._flag.check_writable("upload() into", site)
+        move = MoveRecord("upload", self.label, site)
+        src._flag.move(move)
+        try:
+            self._order(to._order, writes=True)
+            self._backend.copy_htod(self._core.raw, to._buf, src._buf)
+        except BaseException:
+            src._flag.unmove()
+            raise
+        return self._finish("upload", src, move)
+
+    def download(
+        self, src: DeviceArray[Lent, DT], *, into: Consumed[PinnedArray[Owned, DT]]
+    ) -> Transfer[PinnedArray[Owned, DT]]:
+        """Copy device array ``src`` into pinned ``into``, asynchronously on this stream.
+
+        ``into`` MOVES into the transfer: reading it before ``into = transfer.wait()``
+        would see stale data, so every use raises until then. The copy runs after the
+        work already enqueued on this stream (and, if ``src`` was written on another
+        stream, after that work too, by an event wait on the device).
+        """
+        site = caller_site()
+        self._check_open("download()", site)
+        _check_device(src, "download", "src", self._backend)
+        _check_host(into, "download", "into", self._backend)
+        _check_match(src, into, "download")
+        src._flag.check_read("download() from")
+        move = MoveRecord("download", self.label, site)
+        into._flag.move(move)
+        try:
+            self._order(src._order, writes=False)
+            self._backend.copy_dtoh(self._core.raw, into._buf, src._buf)
+        except BaseException:
+            into._flag.unmove()
+            raise
+        return self._finish("download", into, move)
+
+    def copy(
+        self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]
+    ) -> Transfer[None]:
+        """Copy device array ``src`` into device array ``to`` on this stream.
+
+        Moves nothing: both arrays stay usable by later work (stream-ordered). The
+        returned transfer's ``wait()`` blocks until the copy has finished and returns
+        None; completing it is optional.
+        """
+        site = caller_site()
+        self._check_open("copy()", site)
+        _check_device(src, "copy", "src", self._backend)
+        _check_device(to, "copy", "to", self._backend)
+        _check_match(src, to, "copy")
+        src._flag.check_read("copy() from")
+        to._flag.check_writable("copy() into", site)
+        self._order(src._order, writes=False)
+        self._order(to._order, writes=True)
+        self._backend.copy_dtod(self._core.raw, to._buf, src._buf)
+        event = self._backend.record(self._core.raw)
+        return Transfer._start(self, "copy", f"{src.label} -> {to.label}", event, None, None)
+
+    # -- kernels -------------------------------------------------------------
+    def launch(
+        self,
+        kernel: Any,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        *args: DeviceArray[Owned, Any] | int | float | complex | bool | np.generic,
+    ) -> None:
+        """Launch a ``numba.cuda.jit`` kernel on this stream.
+
+        Device arrays are passed as numba device arrays. A kernel may write any array
+        argument, so each must be owned (not lent) and not freed; host arrays are
+        refused (upload them first). Work on other streams that touched an argument is
+        ordered before the launch by an event wait on the device.
+        """
+        site = caller_site()
+        self._check_open("launch()", site)
+        orders: list[DeviceOrder] = []
+        raw_args: list[Any] = []
+        for i, arg in enumerate(args):
+            if isinstance(arg, DeviceArray):
+                _check_same_backend(arg, "launch", f"argument {i}", self._backend)
+                arg._flag.check_writable(f"pass to a kernel (argument {i})", site)
+                orders.append(arg._order)
+                raw_args.append(self._backend.kernel_arg(arg._buf))
+            elif isinstance(arg, (PinnedArray, np.ndarray)):
+                raise TypeError(
+                    f"launch() argument {i} at {where(site)} is host memory "
+                    f"({type(arg).__name__}); numba would copy it synchronously. Upload it "
+                    "into an nx.device_array with stream.upload() and pass that."
+                )
+            else:
+                raw_args.append(arg)
+        for order in orders:
+            self._order(order, writes=True)
+        self._backend.launch(self._core.raw, kernel, griddim, blockdim, raw_args)
+
+    # -- host synchronization ------------------------------------------------
+    def synchronize(self) -> None:
+        """Block the host until all work enqueued on this stream has finished.
+
+        Explicit and stream-wide; transfers still have to be completed with ``wait()``
+        (which then returns at once) to get their arrays back.
+        """
+        self._check_open("synchronize()", caller_site())
+        self._backend.sync_stream(self._core.raw)
+
+    # -- lifetime ------------------------------------------------------------
+    def lend(self) -> _LendScope[Stream[Lent]]:
+        """``with s.lend() as ls:`` gives a ``Stream[Lent]`` that may enqueue work but
+        may not close the stream; it expires at block exit. While lent the stream may
+        not be closed."""
+        site = caller_site()
+        self._flag.begin_lend(site)
+        lent: Stream[Lent] = Stream._adopt(self._core, f"{self._flag.label} (lent at {where(site)})")
+        lent._flag.read_only = True
+        return _LendScope(self._flag, site, lent, lent._flag)
+
+    def close(self: Stream[Owned]) -> None:
+        """Close the stream. Refused while a transfer started on it is not completed
+        (the error names them), while it is lent, and for a lent handle. Work already
+        enqueued still runs to completion."""
+        site = caller_site()
+        self._check_open("close()", site)
+        self._flag.check_writable("close()", site)
+        pending = [t for t in self._core.pending if not t.completed]
+        if pending:
+            names = "; ".join(t.label for t in pending)
+            raise StreamClosedError(
+                f"cannot close {self.label} at {where(site)}: {len(pending)} transfer(s) "
+                f"started on it are not completed: {names}. Complete each with wait() "
+                "(and rebind the array it returns), then close."
+            )
+        core = self._core
+        core.tail = self._backend.record(core.raw)
+        self._backend.close_stream(core.raw)
+        core.closed_at = site
+
+    # -- internals -----------------------------------------------------------
+    def _check_open(self, op: str, site: tuple[str, int]) -> None:
+        self._flag.check_alive(op)
+        if self._core.closed_at is not None:
+            raise StreamClosedError(
+                f"cannot {op} on {self.label} at {where(site)}: the stream was closed at "
+                f"{where(self._core.closed_at)}. Enqueue on an open stream (nx.stream())."
+            )
+
+    def _order(self, order: DeviceOrder, *, writes: bool) -> None:
+        """Order this stream's next work after other streams' work on one array."""
+        core = self._core
+        writer = order.writer
+        if writer is not None and writer is not core:
+            core.wait_for(writer)
+        if writes:
+            for reader in order.readers:
+                if reader is not core and reader is not writer:
+                    core.wait_for(reader)
+            order.writer = core
+            order.readers = []
+        elif writer is not core and core not in order.readers:
+            order.readers.append(core)
+
+    def _finish(self, kind: str, host: PinnedArray[Any, Any], move: MoveRecord) -> Transfer[Any]:
+        try:
+            event = self._backend.record(self._core.raw)
+        except BaseException:
+            self._backend.sync_stream(self._core.raw)
+            host._flag.unmove()
+            raise
+        transfer = Transfer._start(self, kind, host.label, event, host._buf, move, host.label)
+        self._core.pending.add(transfer)
+        return transfer
+
+
+def stream() -> Stream[Owned]:
+    """Create a CUDA stream, owned by the caller (``close()`` it when done)."""
+    label = f"Stream#{next(_numbers)}"
+    return Stream._adopt(_StreamCore(get_backend(), label), label)  # type: ignore[return-value]
+
+
+def _check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:
+    if x._backend is not backend:
+        raise ValueError(
+            f"{op}(): {param} {x.label} belongs to another backend or device "
+            f"({x._backend.describe()}) than the stream ({backend.describe()}). Allocate it "
+            "with the same backend as the stream."
+        )
+
+
+def _check_host(x: object, op: str, param: str, backend: Backend) -> None:
+    if isinstance(x, PinnedArray):
+        _check_same_backend(x, op, param, backend)
+        return
+    if isinstance(x, np.ndarray):
+        raise PageableMemoryError(
+            f"{op}(): {param} is an ordinary numpy array (pageable memory, shape {x.shape}, "
+            f"{x.dtype}). An asynchronous copy needs page-locked memory; numbaxfer does not "
+            "stage it silently. Pin it once with nx.pinned_copy(array) (one host copy) or "
+            "allocate with nx.pinned_array(shape, dtype) and fill it in a write() block."
+        )
+    if isinstance(x, DeviceArray):
+        raise TypeError(
+            f"{op}(): {param} must be host memory (nx.PinnedArray), got {x.label}; for a "
+            "device-to-device copy use stream.copy(src, to=dst)."
+        )
+    raise TypeError(f"{op}(): {param} must be an nx.PinnedArray, not {type(x).__name__}")
+
+
+def _check_device(x: object, op: str, param: str, backend: Backend) -> None:
+    if isinstance(x, DeviceArray):
+        _check_same_backend(x, op, param, backend)
+        return
+    if isinstance(x, (PinnedArray, np.ndarray)):
+        raise TypeError(
+            f"{op}(): {param} must be an nx.DeviceArray, got host memory "
+            f"({type(x).__name__}). Allocate one with nx.device_array(shape, dtype)."
+        )
+    raise TypeError(f"{op}(): {param} must be an nx.DeviceArray, not {type(x).__name__}")
+
+
+def _check_match(a: Any, b: Any, op: str) -> None:
+    if a.shape != b.shape or a.dtype != b.dtype:
+        raise ValueError(
+            f"{op}(): shape or dtype mismatch: {a.label} is {a.dtype}{list(a.shape)} but "
+            f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "
+            "allocate matching arrays."
+        )
+

@@ -1,0 +1,181 @@
+"""``Transfer[T]``: an enqueued copy that holds the host buffer it moved."""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import threading
+import warnings
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+
+from numpy.typing import NDArray
+
+from ._backend import Backend
+from ._errors import UseAfterTransferError, where
+from ._host import PinnedArray
+from ._ownership import MoveRecord, caller_site
+
+if TYPE_CHECKING:
+    from ._stream import Stream
+
+__all__ = ["Transfer"]
+
+T = TypeVar("T", covariant=True)
+_numbers = itertools.count(1)
+_LOCK: Final = threading.Lock()
+
+_PENDING: Final = 0
+_COMPLETING: Final = 1
+_COMPLETED: Final = 2
+
+# Host buffers of transfers dropped before completion, kept alive (and reachable from
+# no handle, so unusable) until their copy has really finished.
+_orphans: list[tuple[Backend, Any, NDArray[Any] | None]] = []
+
+
+def reap_orphans() -> None:
+    """Release the kept-alive buffers whose copies have finished. Never blocks."""
+    if _orphans:
+        _orphans[:] = [o for o in _orphans if not o[0].query(o[1])]
+
+
+def orphan_count() -> int:
+    """How many dropped transfers still hold host memory (for tests and diagnostics)."""
+    reap_orphans()
+    return len(_orphans)
+
+
+@atexit.register
+def _drain_orphans() -> None:
+    for backend, event, _ in _orphans:
+        try:
+            backend.sync_event(event)
+        except Exception:  # the context may already be gone at exit
+            pass
+    _orphans.clear()
+
+
+class Transfer(Generic[T]):
+    """An asynchronous copy in flight, holding what it moved.
+
+    ``wait()`` blocks on this transfer's own event (not the stream, not the device)
+    and returns the moved host array as a new owned handle: rebind your name,
+    ``host = up.wait()``. ``done()`` polls without blocking. A transfer is completed
+    exactly once; a second ``wait()`` raises. Dropping a transfer without completing
+    it issues a ResourceWarning and keeps the host memory alive, unreachable, until
+    the copy has really finished.
+    """
+
+    __slots__ = ("__weakref__", "_backend", "_buf", "_event", "_host_label", "_label", "_move",
+                 "_state", "_stream", "_waited_at")
+
+    _backend: Backend
+    _event: Any
+    _buf: NDArray[Any] | None
+    _move: MoveRecord | None
+    _stream: Stream[Any]
+    _label: str
+    _host_label: str
+    _state: int
+    _waited_at: tuple[str, int] | None
+
+    def __init__(self) -> None:
+        raise TypeError("Transfers are made by Stream.upload/download/copy.")
+
+    @classmethod
+    def _start(
+        cls,
+        stream: Stream[Any],
+        kind: str,
+        what: str,
+        event: Any,
+        buf: NDArray[Any] | None,
+        move: MoveRecord | None,
+        host_label: str = "",
+    ) -> Transfer[Any]:
+        self = object.__new__(cls)
+        self._backend = stream._backend
+        self._stream = stream
+        self._event = event
+        self._buf = buf
+        self._move = move
+        self._host_label = host_label
+        self._state = _PENDING
+        self._waited_at = None
+        self._label = f"{kind}#{next(_numbers)} of {what} on {stream.label}"
+        if move is not None:
+            move.describe_transfer = self._describe_for_error
+        reap_orphans()
+        return self
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    def __repr__(self) -> str:
+        state = ("pending", "completing", "completed")[self._state]
+        return f"<Transfer {self._label}: {state}>"
+
+    @property
+    def completed(self) -> bool:
+        """True once ``wait()`` has returned (ownership given back)."""
+        return self._state == _COMPLETED
+
+    def _describe_for_error(self) -> str:
+        return f" ({self._label}, not completed)" if self._state != _COMPLETED else ""
+
+    def done(self) -> bool:
+        """True once the copy has finished, so that ``wait()`` will not block.
+
+        Polls the transfer's event; does not complete the transfer or return ownership.
+        """
+        if self._state == _COMPLETED:
+            return True
+        return self._backend.query(self._event)
+
+    def wait(self) -> T:
+        """Block until this copy has finished; return the moved host array (owned).
+
+        Synchronizes this transfer's event only. For a device-to-device copy, which
+        moves nothing, returns None.
+        """
+        site = caller_site()
+        with _LOCK:
+            if self._state != _PENDING:
+                raise UseAfterTransferError(
+                    f"cannot wait() on {self._label}: it was already completed at "
+                    f"{where(self._waited_at)}; its array was returned then. A transfer is "
+                    "completed exactly once: use the handle that first wait() returned."
+                )
+            self._state = _COMPLETING
+            self._waited_at = site
+        try:
+            self._backend.sync_event(self._event)
+        except BaseException:
+            self._state = _PENDING  # nothing given back: it can be waited again
+            raise
+        self._backend.release_event(self._event)
+        self._stream._pending.discard(self)
+        result: Any = None
+        if self._move is not None and self._buf is not None:
+            self._move.returned_at = site
+            result = PinnedArray._adopt(self._backend, self._buf, self._host_label, None)
+        self._buf = None
+        self._state = _COMPLETED
+        return result  # type: ignore[no-any-return]
+
+    def __del__(self) -> None:
+        try:
+            state = self._state
+        except AttributeError:
+            return
+        if state == _COMPLETED or self._buf is None:
+            return
+        _orphans.append((self._backend, self._event, self._buf))
+        warnings.warn(
+            f"{self._label} was garbage-collected without being completed. Its host memory "
+            "is kept alive, unusable, until the copy finishes; call wait() (or poll done()) "
+            "and rebind the array it returns.",
+            ResourceWarning,
+            stacklevel=2,
+        )
