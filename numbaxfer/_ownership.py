@@ -22,8 +22,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from typing_extensions import TypeAliasType
@@ -79,7 +78,7 @@ class MoveRecord:
     stream: str  # label of the stream, or "" for moves that involve none
     site: tuple[str, int]
     returned_at: tuple[str, int] | None = None
-    describe_transfer: Callable[[], str] = field(default=lambda: "")
+    transfer: str = ""  # the transfer's label, once it exists
 
 
 # Modes of a flag.
@@ -226,7 +225,7 @@ class BorrowFlag:
             )
         on = f" on {rec.stream}" if rec.stream else ""
         if rec.returned_at is None:
-            extra = rec.describe_transfer()
+            extra = f" ({rec.transfer}, not completed)" if rec.transfer else ""
             return UseAfterTransferError(
                 f"cannot {op} {self.label}: it was moved into {rec.kind}{on} at "
                 f"{where(rec.site)}{extra} and the copy may still be running. Fix: take it "

@@ -104,7 +104,7 @@ class Transfer(Generic[T]):
         self._waited_at = None
         self._label = f"{kind}#{next(_numbers)} of {what} on {stream.label}"
         if move is not None:
-            move.describe_transfer = self._describe_for_error
+            move.transfer = self._label
         reap_orphans()
         return self
 
@@ -120,9 +120,6 @@ class Transfer(Generic[T]):
     def completed(self) -> bool:
         """True once ``wait()`` has returned (ownership given back)."""
         return self._state == _COMPLETED
-
-    def _describe_for_error(self) -> str:
-        return f" ({self._label}, not completed)" if self._state != _COMPLETED else ""
 
     def done(self) -> bool:
         """True once the copy has finished, so that ``wait()`` will not block.
