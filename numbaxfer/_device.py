@@ -114,7 +114,10 @@ class DeviceArray(Generic[Cap, DT]):
         site = caller_site()
         self._flag.begin_lend(site)
         lent: DeviceArray[Lent, DT] = DeviceArray._adopt(
-            self._backend, self._buf, self._shape, self._dtype,
+            self._backend,
+            self._buf,
+            self._shape,
+            self._dtype,
             f"{self.label} (lent at {where(site)})",
         )
         lent._flag.read_only = True

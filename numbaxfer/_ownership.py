@@ -78,7 +78,7 @@ class MoveRecord:
     stream: str  # label of the stream, or "" for moves that involve none
     site: tuple[str, int]
     returned_at: tuple[str, int] | None = None
-    transfer: str = ""  # the transfer's label, once it exists
+    transfer: str = ""  # the transfer's short name ("upload#3"), once it exists
 
 
 # Modes of a flag.
@@ -224,16 +224,15 @@ class BorrowFlag:
                 "Allocate a new array."
             )
         on = f" on {rec.stream}" if rec.stream else ""
+        into = rec.transfer or rec.kind
         if rec.returned_at is None:
-            extra = f" ({rec.transfer}, not completed)" if rec.transfer else ""
             return UseAfterTransferError(
-                f"cannot {op} {self.label}: it was moved into {rec.kind}{on} at "
-                f"{where(rec.site)}{extra} and the copy may still be running. Fix: take it "
-                "back from the transfer first, `buf = transfer.wait()`, then use `buf`."
+                f"cannot {op} {self.label}: it was moved into {into}{on} at "
+                f"{where(rec.site)} and the copy may still be running. Fix: take it back "
+                "from the transfer first, `buf = transfer.wait()`, then use `buf`."
             )
         return UseAfterTransferError(
-            f"cannot {op} {self.label}: it was moved into {rec.kind}{on} at {where(rec.site)}; "
+            f"cannot {op} {self.label}: it was moved into {into}{on} at {where(rec.site)}; "
             f"the transfer completed at {where(rec.returned_at)} and returned ownership as a "
             "new handle. Use the handle that wait() returned (`buf = transfer.wait()`)."
         )
-

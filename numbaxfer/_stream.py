@@ -145,9 +145,7 @@ class Stream(Generic[Cap]):
             raise
         return self._finish("download", into, move)
 
-    def copy(
-        self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]
-    ) -> Transfer[None]:
+    def copy(self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]) -> Transfer[None]:
         """Copy device array ``src`` into device array ``to`` on this stream.
 
         Moves nothing: both arrays stay usable by later work (stream-ordered). The
@@ -173,7 +171,7 @@ class Stream(Generic[Cap]):
         kernel: Any,
         griddim: int | tuple[int, ...],
         blockdim: int | tuple[int, ...],
-        *args: DeviceArray[Owned, Any] | int | float | complex | bool | np.generic,
+        *args: DeviceArray[Owned, Any] | complex | np.generic,
     ) -> None:
         """Launch a ``numba.cuda.jit`` kernel on this stream.
 
@@ -221,7 +219,9 @@ class Stream(Generic[Cap]):
         not be closed."""
         site = caller_site()
         self._flag.begin_lend(site)
-        lent: Stream[Lent] = Stream._adopt(self._core, f"{self._flag.label} (lent at {where(site)})")
+        lent: Stream[Lent] = Stream._adopt(
+            self._core, f"{self._flag.label} (lent at {where(site)})"
+        )
         lent._flag.read_only = True
         return _LendScope(self._flag, site, lent, lent._flag)
 
@@ -334,4 +334,3 @@ def _check_match(a: Any, b: Any, op: str) -> None:
             f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "
             "allocate matching arrays."
         )
-

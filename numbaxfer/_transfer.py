@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import threading
 import warnings
@@ -48,10 +49,8 @@ def orphan_count() -> int:
 @atexit.register
 def _drain_orphans() -> None:
     for backend, event, _ in _orphans:
-        try:
+        with contextlib.suppress(Exception):  # the context may already be gone at exit
             backend.sync_event(event)
-        except Exception:  # the context may already be gone at exit
-            pass
     _orphans.clear()
 
 
@@ -66,8 +65,18 @@ class Transfer(Generic[T]):
     the copy has really finished.
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_event", "_host_label", "_label", "_move",
-                 "_state", "_stream", "_waited_at")
+    __slots__ = (
+        "__weakref__",
+        "_backend",
+        "_buf",
+        "_event",
+        "_host_label",
+        "_label",
+        "_move",
+        "_state",
+        "_stream",
+        "_waited_at",
+    )
 
     _backend: Backend
     _event: Any
@@ -102,9 +111,10 @@ class Transfer(Generic[T]):
         self._host_label = host_label
         self._state = _PENDING
         self._waited_at = None
-        self._label = f"{kind}#{next(_numbers)} of {what} on {stream.label}"
+        name = f"{kind}#{next(_numbers)}"
+        self._label = f"{name} of {what} on {stream.label}"
         if move is not None:
-            move.transfer = self._label
+            move.transfer = name
         reap_orphans()
         return self
 

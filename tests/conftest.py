@@ -7,25 +7,14 @@ NUMBA_ENABLE_CUDASIM yourself to override (1: simulator, 0: GPU).
 
 from __future__ import annotations
 
-import ctypes
 import os
 
 import pytest
 
-
-def _gpu_present() -> bool:
-    try:
-        libcuda = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return False
-    count = ctypes.c_int(0)
-    if libcuda.cuInit(0) != 0:
-        return False
-    return libcuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0
-
+from numbaxfer._backend import gpu_present
 
 if "NUMBA_ENABLE_CUDASIM" not in os.environ:
-    os.environ["NUMBA_ENABLE_CUDASIM"] = "0" if _gpu_present() else "1"
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "0" if gpu_present() else "1"
 
 ON_GPU = os.environ["NUMBA_ENABLE_CUDASIM"] != "1"
 

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Backend", "get_backend", "set_backend"]
+__all__ = ["Backend", "get_backend", "gpu_present", "set_backend"]
 
 BACKEND_NAMES = ("numba", "emulator")
 
@@ -91,6 +91,21 @@ class Backend(Protocol):
 
 
 _current: Backend | None = None
+
+
+def gpu_present() -> bool:
+    """Does the CUDA driver see a GPU? Asks libcuda directly, without importing numba
+    (numba picks GPU or simulator once, at import)."""
+    import ctypes
+
+    try:
+        libcuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return False
+    count = ctypes.c_int(0)
+    if libcuda.cuInit(0) != 0:
+        return False
+    return bool(libcuda.cuDeviceGetCount(ctypes.byref(count)) == 0 and count.value > 0)
 
 
 def get_backend() -> Backend:

@@ -157,3 +157,58 @@ class EmulatorBackend:
             op()
             stream.done_upto = seq + 1
         stream.done_upto = max(stream.done_upto, upto)
+
+
+class RawEmulatedCuda:
+    """The numba.cuda calls of the seed program, on the lazy emulator, unchecked.
+
+    For demonstrations and tests: a program written the numba way
+    (``dev.copy_to_device(host, stream=s)``, then touching ``host``) runs here with
+    CUDA's timing, so its race gives the wrong answer on a CPU, every time. Nothing
+    is checked: this is what numbaxfer protects against.
+    """
+
+    def __init__(self, backend: EmulatorBackend | None = None) -> None:
+        self.backend = backend or EmulatorBackend()
+
+    def stream(self) -> _RawStream:
+        return _RawStream(self.backend, self.backend.new_stream())
+
+    def pinned_array(self, shape: int | tuple[int, ...], dtype: Any = np.float64) -> NDArray[Any]:
+        dims = (shape,) if isinstance(shape, int) else tuple(shape)
+        return self.backend.alloc_pinned(dims, np.dtype(dtype))
+
+    def device_array(self, shape: int | tuple[int, ...], dtype: Any = np.float64) -> _RawDevice:
+        dims = (shape,) if isinstance(shape, int) else tuple(shape)
+        return _RawDevice(self.backend, self.backend.alloc_device(dims, np.dtype(dtype)))
+
+
+class _RawStream:
+    def __init__(self, backend: EmulatorBackend, raw: _Stream) -> None:
+        self.backend = backend
+        self.raw = raw
+
+    def synchronize(self) -> None:
+        self.backend.sync_stream(self.raw)
+
+
+class _RawDevice:
+    def __init__(self, backend: EmulatorBackend, buf: Any) -> None:
+        self.backend = backend
+        self.buf = buf
+
+    def copy_to_device(self, ary: NDArray[Any], stream: _RawStream | int = 0) -> None:
+        if isinstance(stream, _RawStream):
+            self.backend.copy_htod(stream.raw, self.buf, ary)
+        else:
+            np.copyto(self.buf._ary, ary)
+
+    def copy_to_host(
+        self, ary: NDArray[Any] | None = None, stream: _RawStream | int = 0
+    ) -> NDArray[Any]:
+        out = np.empty(self.buf.shape, self.buf.dtype) if ary is None else ary
+        if isinstance(stream, _RawStream):
+            self.backend.copy_dtoh(stream.raw, out, self.buf)
+        else:
+            np.copyto(out, self.buf._ary)
+        return out

@@ -77,7 +77,7 @@ def test_wait_returns_ownership_as_a_new_handle_and_old_one_stays_dead() -> None
     host = up.wait()
     assert host is not old
     assert host.read()[0] == 3.0
-    with pytest.raises(nx.UseAfterTransferError, match="completed at .*new handle"):
+    with pytest.raises(nx.UseAfterTransferError, match=r"completed at .*new handle"):
         old.read()
 
 
@@ -110,7 +110,7 @@ def test_second_wait_raises_and_names_the_first() -> None:
     up = s.upload(filled(1.0), to=nx.device_array(N, np.float32))
     line = here() + 1
     up.wait()
-    with pytest.raises(nx.UseAfterTransferError, match=f"already completed at .*:{line}"):
+    with pytest.raises(nx.UseAfterTransferError, match=rf"already completed at .*:{line}"):
         up.wait()
 
 
@@ -194,7 +194,7 @@ def test_no_read_lend_or_move_while_writing() -> None:
             lambda: s.upload(host, to=nx.device_array(N, np.float32)),
             lambda: host.write(),
         ):
-            with pytest.raises(nx.BorrowError, match="write\\(\\) view"):
+            with pytest.raises(nx.BorrowError, match=r"write\(\) view"):
                 refused()
 
 
@@ -306,9 +306,9 @@ def test_closed_stream_refuses_work_and_nothing_moves() -> None:
 def test_wrong_argument_types_are_refused_with_the_fix() -> None:
     s = nx.stream()
     dev = nx.device_array(N, np.float32)
-    with pytest.raises(TypeError, match="stream.copy"):
+    with pytest.raises(TypeError, match=r"stream\.copy"):
         s.upload(dev, to=dev)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="nx.device_array"):
+    with pytest.raises(TypeError, match=r"nx\.device_array"):
         s.upload(filled(1.0), to=filled(1.0))  # type: ignore[arg-type]
 
 

@@ -9,26 +9,31 @@ import numpy as np
 import numbaxfer as nx
 
 
+def race_two_uploads() -> tuple[int, int]:
+    host = nx.pinned_array(256, np.float32)
+    streams = [nx.stream(), nx.stream()]
+    devs = [nx.device_array(256, np.float32) for _ in streams]
+    barrier = threading.Barrier(2)
+    started: list[nx.Transfer[nx.PinnedArray[nx.Owned, np.float32]]] = []
+    refused: list[Exception] = []
+
+    def upload(i: int) -> None:
+        barrier.wait()
+        try:
+            started.append(streams[i].upload(host, to=devs[i]))
+        except nx.UseAfterTransferError as e:
+            refused.append(e)
+
+    threads = [threading.Thread(target=upload, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for t in started:
+        t.wait()
+    return len(started), len(refused)
+
+
 def test_two_threads_uploading_one_array_exactly_one_succeeds() -> None:
     for _ in range(50):
-        host = nx.pinned_array(256, np.float32)
-        streams = [nx.stream(), nx.stream()]
-        devs = [nx.device_array(256, np.float32) for _ in streams]
-        barrier = threading.Barrier(2)
-        started: list[nx.Transfer[nx.PinnedArray[nx.Owned, np.float32]]] = []
-        refused: list[Exception] = []
-
-        def upload(i: int) -> None:
-            barrier.wait()
-            try:
-                started.append(streams[i].upload(host, to=devs[i]))
-            except nx.UseAfterTransferError as e:
-                refused.append(e)
-
-        threads = [threading.Thread(target=upload, args=(i,)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert len(started) == 1 and len(refused) == 1
-        started[0].wait()
+        assert race_two_uploads() == (1, 1)

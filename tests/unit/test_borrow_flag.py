@@ -12,26 +12,29 @@ from numbaxfer._ownership import BorrowFlag, MoveRecord
 SITE = ("user.py", 12)
 
 
+def race_two_movers(flag: BorrowFlag) -> list[str]:
+    barrier = threading.Barrier(2)
+    outcomes: list[str] = []
+
+    def mover(name: str) -> None:
+        barrier.wait()
+        try:
+            flag.move(MoveRecord("upload", name, SITE))
+            outcomes.append("moved")
+        except nx.UseAfterTransferError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=mover, args=(f"Stream#{i}",)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sorted(outcomes)
+
+
 def test_two_threads_moving_one_flag_exactly_one_wins() -> None:
     for _ in range(300):
-        flag = BorrowFlag("Buf#1")
-        barrier = threading.Barrier(2)
-        outcomes: list[str] = []
-
-        def mover(name: str, flag: BorrowFlag = flag) -> None:
-            barrier.wait()
-            try:
-                flag.move(MoveRecord("upload", name, SITE))
-                outcomes.append("moved")
-            except nx.UseAfterTransferError:
-                outcomes.append("refused")
-
-        threads = [threading.Thread(target=mover, args=(f"Stream#{i}",)) for i in range(2)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        assert sorted(outcomes) == ["moved", "refused"]
+        assert race_two_movers(BorrowFlag("Buf#1")) == ["moved", "refused"]
 
 
 def test_move_refused_while_lent_changes_nothing() -> None:

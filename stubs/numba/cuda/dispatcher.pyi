@@ -16,10 +16,20 @@ With ``NUMBA_ENABLE_CUDASIM=1``, ``cuda.jit`` returns
 from collections import Counter
 from collections.abc import Callable
 from types import MethodType
-from typing import IO, Any, Generic, NamedTuple, overload, type_check_only
+from typing import (
+    IO,
+    Any,
+    Generic,
+    NamedTuple,
+    ParamSpec,
+    TypeAlias,
+    TypeVar,
+    overload,
+    type_check_only,
+)
 
 import numpy as np
-from typing_extensions import ParamSpec, Self, TypeAlias, TypeVar
+from typing_extensions import Self
 
 from .cudadrv.driver import Stream
 

@@ -22,11 +22,20 @@ Notes on run-time behaviour that the types cannot express:
 from collections.abc import Iterator, Sequence
 from ctypes import c_size_t, c_void_p
 from types import TracebackType
-from typing import Any, ClassVar, Generic, Literal, SupportsIndex, overload, type_check_only
+from typing import (
+    Any,
+    ClassVar,
+    Generic,
+    Literal,
+    SupportsIndex,
+    TypeAlias,
+    overload,
+    type_check_only,
+)
 
 import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
-from typing_extensions import Self, TypeAlias, TypeVar
+from typing_extensions import Self, TypeVar
 
 from .driver import IpcHandle, MappedMemory, ManagedMemory, MemoryPointer, OwnedPointer, Stream
 

@@ -20,10 +20,10 @@ import contextlib
 import ctypes
 from abc import ABCMeta, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, ClassVar, NamedTuple, TypeVar, overload
+from typing import Any, ClassVar, NamedTuple, TypeAlias, TypeVar, overload
 
 from numpy.typing import DTypeLike
-from typing_extensions import Self, TypeAlias
+from typing_extensions import Self
 
 from .devicearray import DeviceNDArray
 from .error import CudaDriverError
@@ -288,7 +288,7 @@ class MappedMemory(AutoFreePointer):
 
     owned: object | None
     host_pointer: Any
-    def own(self) -> MappedOwnedPointer: ...  # type: ignore[override]
+    def own(self) -> MappedOwnedPointer: ...
 
 class PinnedMemory:
     """A pinned (page-locked) host buffer; supports the buffer protocol."""
@@ -313,7 +313,7 @@ class ManagedMemory(AutoFreePointer):
     """Managed (unified) memory, accessible from host and device."""
 
     owned: object | None
-    def own(self) -> ManagedOwnedPointer: ...  # type: ignore[override]
+    def own(self) -> ManagedOwnedPointer: ...
 
 class OwnedPointer:
     """A counted reference to a ``MemoryPointer``; proxies its attributes."""
