@@ -14,7 +14,7 @@ from ._host import _LendScope, _normalise_shape
 from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
 
 if TYPE_CHECKING:
-    from ._stream import Stream
+    from ._stream import _StreamCore
 
 __all__ = ["DeviceArray", "DeviceOrder", "device_array"]
 
@@ -33,8 +33,8 @@ class DeviceOrder:
     __slots__ = ("readers", "writer")
 
     def __init__(self) -> None:
-        self.writer: Stream[Any] | None = None
-        self.readers: list[Stream[Any]] = []
+        self.writer: _StreamCore | None = None
+        self.readers: list[_StreamCore] = []
 
 
 class DeviceArray(Generic[Cap, DT]):

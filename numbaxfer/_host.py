@@ -92,7 +92,7 @@ class PinnedArray(Generic[Cap, DT]):
         hole; see the README).
         """
         self._flag.check_read("read()")
-        view = self._buf.view()
+        view: NDArray[DT] = self._buf.view()
         view.flags.writeable = False
         return view
 
@@ -115,7 +115,7 @@ class PinnedArray(Generic[Cap, DT]):
         """
         site = caller_site()
         self._flag.begin_lend(site)
-        lent: PinnedArray[Lent, DT] = PinnedArray._adopt(  # type: ignore[assignment]
+        lent: PinnedArray[Lent, DT] = PinnedArray._adopt(
             self._backend, self._buf, f"{self.label} (lent at {where(site)})", self
         )
         lent._flag.read_only = True
@@ -127,7 +127,7 @@ class PinnedArray(Generic[Cap, DT]):
         Refused while lent, in a write block or moved; afterwards every use raises.
         """
         self._flag.move(MoveRecord("free", "", caller_site()))
-        self._buf = np.empty((0,) * self._buf.ndim, dtype=self._buf.dtype)  # type: ignore[assignment]
+        self._buf = np.empty((0,) * self._buf.ndim, dtype=self._buf.dtype)
 
 
 class _WriteScope(Generic[DT]):
@@ -213,6 +213,4 @@ def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
     backend = get_backend()
     buf = backend.alloc_pinned(array.shape, array.dtype)
     np.copyto(buf, array)
-    return PinnedArray._adopt(  # type: ignore[return-value]
-        backend, buf, _label("PinnedArray", buf), None
-    )
+    return PinnedArray._adopt(backend, buf, _label("PinnedArray", buf), None)

@@ -284,7 +284,7 @@ class Stream(Generic[Cap]):
 def stream() -> Stream[Owned]:
     """Create a CUDA stream, owned by the caller (``close()`` it when done)."""
     label = f"Stream#{next(_numbers)}"
-    return Stream._adopt(_StreamCore(get_backend(), label), label)  # type: ignore[return-value]
+    return Stream._adopt(_StreamCore(get_backend(), label), label)
 
 
 def _check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:

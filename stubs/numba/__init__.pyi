@@ -5,7 +5,7 @@ Only ``numba.cuda`` is described in detail (see ``numba/cuda/__init__.pyi``).
 own type. Every other top-level name is ``Any`` (module ``__getattr__``).
 Submodules without a stub here (``numba.core``, ``numba.types``, ...) are
 read by mypy from the installed ``numba`` package.
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Callable
 from typing import Any, TypeVar, overload

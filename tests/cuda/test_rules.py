@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from types import TracebackType
 from typing import Any
 
 import numpy as np
@@ -28,7 +29,7 @@ def filled(value: float, n: int = N) -> nx.PinnedArray[nx.Owned, np.float32]:
 
 def line_of(exc: pytest.ExceptionInfo[BaseException]) -> int:
     """The line of this test file where the exception surfaced."""
-    tb = exc.tb
+    tb: TracebackType | None = exc.tb
     line = -1
     while tb is not None:
         if tb.tb_frame.f_code.co_filename == __file__:
@@ -204,7 +205,7 @@ def test_read_view_is_read_only() -> None:
 
 
 # -- rule 4: device work is stream-ordered ----------------------------------------------
-@cuda.jit  # type: ignore[misc]
+@cuda.jit
 def add_one(a: Any) -> None:
     i = cuda.grid(1)
     if i < a.size:

@@ -29,8 +29,8 @@ def race_two_uploads() -> tuple[int, int]:
         t.start()
     for t in threads:
         t.join()
-    for t in started:
-        t.wait()
+    for transfer in started:
+        transfer.wait()
     return len(started), len(refused)
 
 

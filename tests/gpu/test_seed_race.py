@@ -111,7 +111,7 @@ def _fill_device(dev: Any, value: float, stream: Any) -> None:
     fill[(N + 255) // 256, 256, stream](dev, value)
 
 
-@cuda.jit  # type: ignore[misc]
+@cuda.jit
 def fill(a: Any, value: float) -> None:
     i = cuda.grid(1)
     if i < a.size:

@@ -28,7 +28,7 @@ The types describe the real (GPU) implementation. With
   ``event_elapsed_time`` and the profiling functions do not exist, and the
   device-side names (``grid``, ``threadIdx``, ``atomic``, ``shared``, ...) are
   not module attributes on the host (they are injected while a kernel runs).
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -85,9 +85,7 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 _T = TypeVar("_T")
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
-_DeviceArrayT = TypeVar(
-    "_DeviceArrayT", bound=DeviceNDArrayBase[Any] | _HostDeviceNDArray[Any]
-)
+_DeviceArrayT = TypeVar("_DeviceArrayT", bound=DeviceNDArrayBase[Any] | _HostDeviceNDArray[Any])
 _IntT = TypeVar("_IntT", bound=int | np.integer[Any])
 _FloatT = TypeVar("_FloatT", bound=float | np.floating[Any])
 
@@ -486,8 +484,7 @@ class KernelRuntimeError(RuntimeError):
 # Device-side API (valid only inside kernels and device functions)
 
 class Dim3:
-    """``(x, y, z)``; each component is an ``int`` inside a kernel."""
-
+    # ``(x, y, z)``; each component is an ``int`` inside a kernel.
     x: ClassVar[int]
     y: ClassVar[int]
     z: ClassVar[int]
@@ -543,8 +540,7 @@ def selp(a: object, b: _T, c: _T) -> _T: ...
 def nanosleep(ns: int) -> None: ...
 
 class shared:
-    """Shared-memory arrays."""
-
+    # Shared-memory arrays.
     @overload
     @staticmethod
     def array(
@@ -555,8 +551,7 @@ class shared:
     def array(shape: _ShapeLike, dtype: object, alignment: int | None = None) -> NDArray[Any]: ...
 
 class local:
-    """Thread-local arrays."""
-
+    # Thread-local arrays.
     @overload
     @staticmethod
     def array(
@@ -567,8 +562,7 @@ class local:
     def array(shape: _ShapeLike, dtype: object, alignment: int | None = None) -> NDArray[Any]: ...
 
 class const:
-    """Constant-memory arrays."""
-
+    # Constant-memory arrays.
     @staticmethod
     def array_like(ndarray: NDArray[_ScalarT]) -> NDArray[_ScalarT]: ...
 
@@ -577,8 +571,7 @@ _AtomicIndex: TypeAlias = SupportsIndex | tuple[SupportsIndex, ...]
 _AtomicValue: TypeAlias = float | np.number[Any] | np.bool_
 
 class atomic:
-    """Atomic operations on array elements; each returns the old value."""
-
+    # Atomic operations on array elements; each returns the old value.
     @staticmethod
     def add(ary: _AtomicArray[_ScalarT], idx: _AtomicIndex, val: _AtomicValue) -> _ScalarT: ...
     @staticmethod

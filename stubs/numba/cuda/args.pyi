@@ -2,7 +2,7 @@
 
 Kernel-argument hints: wrap a host array in ``In`` (copy to device only),
 ``Out`` (copy back only) or ``InOut`` (both; the default for host arrays).
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Callable
 from typing import Any
@@ -12,9 +12,7 @@ from .cudadrv.driver import Stream
 class ArgHint:
     value: Any
     def __init__(self, value: Any) -> None: ...
-    def to_device(
-        self, retr: list[Callable[[], object]], stream: Stream | int = 0
-    ) -> Any: ...
+    def to_device(self, retr: list[Callable[[], object]], stream: Stream | int = 0) -> Any: ...
 
 class In(ArgHint): ...
 

@@ -11,7 +11,7 @@ signature (as it is from inside a kernel).
 
 With ``NUMBA_ENABLE_CUDASIM=1``, ``cuda.jit`` returns
 ``numba.cuda.simulator.kernel.FakeCUDAKernel`` objects instead.
-"""
+"""  # noqa: PYI021
 
 from collections import Counter
 from collections.abc import Callable
@@ -52,8 +52,7 @@ class _CompileStats(NamedTuple):
     cache_misses: Counter[Any]
 
 class _LaunchConfiguration:
-    """A configured kernel launch: ``kernel[griddim, blockdim, stream, sharedmem]``."""
-
+    # A configured kernel launch: ``kernel[griddim, blockdim, stream, sharedmem]``.
     dispatcher: CUDADispatcher
     griddim: tuple[int, int, int]
     blockdim: tuple[int, int, int]
@@ -75,8 +74,7 @@ class _LaunchConfiguration:
     def args(self) -> Any: ...
 
 class ForAll:
-    """A 1D launch configuration for ``ntasks`` tasks (``kernel.forall(n)``)."""
-
+    # A 1D launch configuration for ``ntasks`` tasks (``kernel.forall(n)``).
     dispatcher: CUDADispatcher
     ntasks: int
     thread_per_block: int
@@ -93,8 +91,7 @@ class ForAll:
     def __call__(self, *args: object) -> None: ...
 
 class CUDADispatcher:
-    """A CUDA kernel (or device function) created by ``numba.cuda.jit``."""
-
+    # A CUDA kernel (or device function) created by ``numba.cuda.jit``.
     py_func: Callable[..., Any]
     targetoptions: dict[str, Any]
     overloads: dict[_ArgTypes, Any]
@@ -179,10 +176,8 @@ class CUDADispatcher:
 
 @type_check_only
 class _DeviceDispatcher(CUDADispatcher, Generic[_P, _R]):
-    """Stub-only: a ``CUDADispatcher`` compiled with ``device=True``.
-
-    At run time this is a plain ``CUDADispatcher``; calling it is only valid
-    from inside a kernel or another device function.
-    """
-
+    # Stub-only: a ``CUDADispatcher`` compiled with ``device=True``.
+    #
+    #     At run time this is a plain ``CUDADispatcher``; calling it is only valid
+    #     from inside a kernel or another device function.
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...

@@ -4,7 +4,7 @@ Settings read from ``NUMBA_*`` environment variables when numba-cuda is
 imported (and by ``reload_config()``). Most flags are ``int`` (``0``/``1``),
 not ``bool``. Only the CUDA-related settings are typed; any other setting is
 ``Any`` (module ``__getattr__``).
-"""
+"""  # noqa: PYI021
 
 from typing import Any
 

@@ -5,4 +5,4 @@ The package itself is empty at run time; see the ``devicearray``, ``driver``,
 ``runtime``, ``linkable_code``, ...) are *not* covered: mypy then falls back to
 the stale copy of ``numba.cuda`` that ships inside the ``numba`` wheel, which is
 not the code that runs once numba-cuda is installed.
-"""
+"""  # noqa: PYI021

@@ -17,7 +17,7 @@ Notes on run-time behaviour that the types cannot express:
   those methods are left out of their stubs.
 * With ``NUMBA_ENABLE_CUDASIM=1`` none of these classes is used: device arrays
   are ``numba.cuda.simulator.cudadrv.devicearray.FakeCUDAArray`` objects.
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Iterator, Sequence
 from ctypes import c_size_t, c_void_p
@@ -37,7 +37,7 @@ import numpy as np
 from numpy.typing import ArrayLike, DTypeLike, NDArray
 from typing_extensions import Self, TypeVar
 
-from .driver import IpcHandle, MappedMemory, ManagedMemory, MemoryPointer, OwnedPointer, Stream
+from .driver import IpcHandle, ManagedMemory, MappedMemory, MemoryPointer, OwnedPointer, Stream
 
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
@@ -55,8 +55,7 @@ def verify_cuda_ndarray_interface(obj: object) -> None: ...
 def require_cuda_ndarray(obj: object) -> None: ...
 
 class DeviceNDArrayBase(Generic[_ScalarT_co]):
-    """An on-GPU NDArray representation (base of DeviceNDArray and DeviceRecord)."""
-
+    # An on-GPU NDArray representation (base of DeviceNDArray and DeviceRecord).
     __cuda_memory__: ClassVar[bool]
     __cuda_ndarray__: ClassVar[bool]
     ndim: int
@@ -91,7 +90,9 @@ class DeviceNDArrayBase(Generic[_ScalarT_co]):
     def copy_to_host(self, ary: None = None, stream: _StreamArg = 0) -> NDArray[_ScalarT_co]: ...
     @overload
     def copy_to_host(self, ary: _ArrayT, stream: _StreamArg = 0) -> _ArrayT: ...
-    def split(self, section: int, stream: _StreamArg = 0) -> Iterator[DeviceNDArray[_ScalarT_co]]: ...
+    def split(
+        self, section: int, stream: _StreamArg = 0
+    ) -> Iterator[DeviceNDArray[_ScalarT_co]]: ...
     def as_cuda_arg(self) -> _GpuData: ...
     def get_ipc_handle(self) -> IpcArrayHandle: ...
     def squeeze(
@@ -105,8 +106,7 @@ class DeviceNDArrayBase(Generic[_ScalarT_co]):
     def nbytes(self) -> int: ...
 
 class DeviceRecord(DeviceNDArrayBase[np.void]):
-    """An on-GPU record (structured scalar)."""
-
+    # An on-GPU record (structured scalar).
     def __init__(
         self, dtype: DTypeLike, stream: _StreamArg = 0, gpu_data: _GpuData | None = None
     ) -> None: ...
@@ -119,8 +119,7 @@ class DeviceRecord(DeviceNDArrayBase[np.void]):
     def setitem(self, key: str, value: Any, stream: _StreamArg = 0) -> None: ...
 
 class DeviceNDArray(DeviceNDArrayBase[_ScalarT_co]):
-    """An on-GPU array, as returned by ``cuda.to_device()`` / ``cuda.device_array()``."""
-
+    # An on-GPU array, as returned by ``cuda.to_device()`` / ``cuda.device_array()``.
     def is_f_contiguous(self) -> bool: ...
     def is_c_contiguous(self) -> bool: ...
     @property
@@ -145,8 +144,7 @@ class DeviceNDArray(DeviceNDArrayBase[_ScalarT_co]):
     ) -> None: ...
 
 class IpcArrayHandle:
-    """A picklable IPC handle for a device array; use as a context manager."""
-
+    # A picklable IPC handle for a device array; use as a context manager.
     def __init__(self, ipc_handle: IpcHandle, array_desc: dict[str, Any]) -> None: ...
     def open(self) -> DeviceNDArray: ...
     def close(self) -> None: ...
@@ -172,17 +170,17 @@ class _HostDeviceNDArray(np.ndarray[tuple[Any, ...], np.dtype[_ScalarT_co]]):
     def bind(self, stream: _StreamArg = 0) -> Self: ...
     def as_cuda_arg(self) -> _GpuData: ...
     def get_ipc_handle(self) -> IpcArrayHandle: ...
-    def split(self, section: int, stream: _StreamArg = 0) -> Iterator[DeviceNDArray[_ScalarT_co]]: ...
+    def split(
+        self, section: int, stream: _StreamArg = 0
+    ) -> Iterator[DeviceNDArray[_ScalarT_co]]: ...
 
 class MappedNDArray(_HostDeviceNDArray[_ScalarT_co]):
-    """A host ``ndarray`` backed by pinned memory mapped into the device."""
-
+    # A host ``ndarray`` backed by pinned memory mapped into the device.
     gpu_data: MappedMemory
     def device_setup(self, gpu_data: MappedMemory, stream: _StreamArg = 0) -> None: ...
 
 class ManagedNDArray(_HostDeviceNDArray[_ScalarT_co]):
-    """A host ``ndarray`` backed by CUDA managed (unified) memory."""
-
+    # A host ``ndarray`` backed by CUDA managed (unified) memory.
     gpu_data: ManagedMemory
     def device_setup(self, gpu_data: ManagedMemory, stream: _StreamArg = 0) -> None: ...
 

@@ -4,7 +4,7 @@
 returns that same object (not a ``list``). Iterating it or indexing it yields
 ``_DeviceContextManager`` objects, which proxy the attributes of a
 ``driver.Device`` and can be used as ``with cuda.gpus[1]: ...``.
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Callable, Iterator
 from types import TracebackType
@@ -27,8 +27,7 @@ class _DeviceList:
     def current(self) -> _DeviceContextManager | None: ...
 
 class _DeviceContextManager:
-    """Context manager that makes a device current; proxies ``driver.Device``."""
-
+    # Context manager that makes a device current; proxies ``driver.Device``.
     # Forwarded from the wrapped Device; everything else goes through __getattr__.
     id: int
     name: str

@@ -13,7 +13,7 @@ With ``NUMBA_ENABLE_CUDASIM=1`` this module is replaced by the simulator's
 (``numba.cuda.simulator.cudadrv.driver``), which is not described here. In
 particular the simulator's ``Event`` has no ``query()`` method and its
 ``cuda.stream()`` object has no ``handle``.
-"""
+"""  # noqa: PYI021
 
 import asyncio
 import contextlib
@@ -46,8 +46,7 @@ class CudaAPIError(CudaDriverError):
     def __init__(self, code: Any, msg: str) -> None: ...
 
 class Driver:
-    """Lazily-bound CUDA driver API (``numba.cuda.cudadrv.driver.driver``)."""
-
+    # Lazily-bound CUDA driver API (``numba.cuda.cudadrv.driver.driver``).
     devices: dict[int, Device]
     is_initialized: bool
     initialization_error: str | None
@@ -67,8 +66,7 @@ class Driver:
 driver: Driver
 
 class Device:
-    """A CUDA device. Not to be constructed directly by user code."""
-
+    # A CUDA device. Not to be constructed directly by user code.
     id: int
     compute_capability: tuple[int, int]
     name: str
@@ -95,14 +93,12 @@ class Device:
     def supports_fp8(self) -> bool: ...
 
 class MemoryInfo(NamedTuple):
-    """Free and total memory for a device, in bytes."""
-
+    # Free and total memory for a device, in bytes.
     free: int
     total: int
 
 class BaseCUDAMemoryManager(metaclass=ABCMeta):
-    """Abstract base class for External Memory Management (EMM) plugins."""
-
+    # Abstract base class for External Memory Management (EMM) plugins.
     context: Context
     # ``context`` must be passed as a keyword argument.
     def __init__(self, *args: Any, **kwargs: Any) -> None: ...
@@ -148,8 +144,7 @@ class GetIpcHandleMixin:
     def get_ipc_handle(self, memory: MemoryPointer) -> IpcHandle: ...
 
 class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
-    """Numba's default (internal) memory manager."""
-
+    # Numba's default (internal) memory manager.
     def initialize(self) -> None: ...
     def memalloc(self, size: int) -> MemoryPointer: ...
     def get_memory_info(self) -> MemoryInfo: ...
@@ -159,8 +154,7 @@ class NumbaCUDAMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
 def set_memory_manager(mm_plugin: type[BaseCUDAMemoryManager]) -> None: ...
 
 class Context:
-    """A CUDA context. Not to be constructed directly by user code."""
-
+    # A CUDA context. Not to be constructed directly by user code.
     device: Device
     handle: Any
     allocations: dict[Any, Any]
@@ -186,9 +180,7 @@ class Context:
     def push(self) -> None: ...
     def pop(self) -> None: ...
     def memalloc(self, bytesize: int) -> MemoryPointer: ...
-    def memallocmanaged(
-        self, bytesize: int, attach_global: bool = True
-    ) -> ManagedMemory: ...
+    def memallocmanaged(self, bytesize: int, attach_global: bool = True) -> ManagedMemory: ...
     def memhostalloc(
         self,
         bytesize: int,
@@ -224,8 +216,7 @@ class Context:
     def __ne__(self, other: object) -> bool: ...
 
 class IpcHandle:
-    """A CUDA IPC handle; picklable, for sharing an allocation between processes."""
-
+    # A CUDA IPC handle; picklable, for sharing an allocation between processes.
     base: MemoryPointer | None
     handle: Any
     size: int
@@ -253,8 +244,7 @@ class IpcHandle:
     def close(self) -> None: ...
 
 class MemoryPointer:
-    """Device memory owned by Numba (or by an EMM plugin)."""
-
+    # Device memory owned by Numba (or by an EMM plugin).
     __cuda_memory__: ClassVar[bool]
     context: Context
     device_pointer: Any
@@ -284,15 +274,13 @@ class MemoryPointer:
 class AutoFreePointer(MemoryPointer): ...
 
 class MappedMemory(AutoFreePointer):
-    """Host memory that is pinned and mapped into the device address space."""
-
+    # Host memory that is pinned and mapped into the device address space.
     owned: object | None
     host_pointer: Any
     def own(self) -> MappedOwnedPointer: ...
 
 class PinnedMemory:
-    """A pinned (page-locked) host buffer; supports the buffer protocol."""
-
+    # A pinned (page-locked) host buffer; supports the buffer protocol.
     context: Context
     owned: object | None
     size: int
@@ -310,14 +298,12 @@ class PinnedMemory:
     def own(self) -> Self: ...
 
 class ManagedMemory(AutoFreePointer):
-    """Managed (unified) memory, accessible from host and device."""
-
+    # Managed (unified) memory, accessible from host and device.
     owned: object | None
     def own(self) -> ManagedOwnedPointer: ...
 
 class OwnedPointer:
-    """A counted reference to a ``MemoryPointer``; proxies its attributes."""
-
+    # A counted reference to a ``MemoryPointer``; proxies its attributes.
     device_ctypes_pointer: ctypes.c_size_t
     def __init__(self, memptr: MemoryPointer, view: MemoryPointer | None = None) -> None: ...
     def __getattr__(self, fname: str) -> Any: ...
@@ -326,8 +312,7 @@ class MappedOwnedPointer(OwnedPointer): ...
 class ManagedOwnedPointer(OwnedPointer): ...
 
 class Stream:
-    """A CUDA stream, as returned by ``cuda.stream()`` and friends."""
-
+    # A CUDA stream, as returned by ``cuda.stream()`` and friends.
     # A ``cuda.bindings.driver.CUstream``.
     handle: Any
     external: bool
@@ -350,11 +335,9 @@ class Stream:
     def async_done(self) -> asyncio.Future[Self]: ...
 
 class Event:
-    """A CUDA event, as returned by ``cuda.event()``.
-
-    The simulator's ``Event`` has no ``query()``.
-    """
-
+    # A CUDA event, as returned by ``cuda.event()``.
+    #
+    #     The simulator's ``Event`` has no ``query()``.
     # A ``cuda.bindings.driver.CUevent``.
     handle: Any
     def __init__(self, handle: Any, finalizer: Callable[[], object] | None = None) -> None: ...
@@ -390,4 +373,3 @@ def profile_stop() -> None: ...
 @contextlib.contextmanager
 def profiling() -> Iterator[None]: ...
 def get_version() -> tuple[int, int]: ...
-

@@ -9,7 +9,7 @@ the objects whose types differ from the real implementation are described:
   ``per_thread_default_stream`` are aliases of it) with only
   ``synchronize()`` and ``auto_synchronize()``; ``external_stream`` raises.
 * ``jit`` returns ``FakeCUDAKernel`` objects.
-"""
+"""  # noqa: PYI021
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -48,8 +48,7 @@ def declare_device(*args: Any, **kwargs: Any) -> None: ...
 def defer_cleanup() -> Iterator[None]: ...
 
 class FakeCUDAKernel:
-    """The simulator's stand-in for ``CUDADispatcher``; runs kernels on CPU threads."""
-
+    # The simulator's stand-in for ``CUDADispatcher``; runs kernels on CPU threads.
     fn: Callable[..., Any]
     extensions: list[Any]
     grid_dim: tuple[int, int, int] | None
@@ -70,9 +69,7 @@ class FakeCUDAKernel:
     def __getitem__(self, configuration: tuple[Any, ...]) -> Self: ...
     def bind(self) -> None: ...
     def specialize(self, *args: object) -> Self: ...
-    def forall(
-        self, ntasks: int, tpb: int = 0, stream: object = 0, sharedmem: int = 0
-    ) -> Self: ...
+    def forall(self, ntasks: int, tpb: int = 0, stream: object = 0, sharedmem: int = 0) -> Self: ...
     @property
     def overloads(self) -> dict[Any, Any]: ...
     @property
