@@ -17,6 +17,13 @@ the moved handle raises :class:`UseAfterTransferError` at run time, and mypy wit
     host = up.wait()              # and comes back when the copy is done
 """
 
+import os as _os
+import sys as _sys
+
+if _os.environ.get("NUMBAXFER_BACKEND") == "emulator" and "numba.cuda" not in _sys.modules:
+    # The emulator runs kernels on numba's simulator, chosen when numba.cuda is imported.
+    _os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
 from ._device import DeviceArray, device_array
 from ._errors import (
     BorrowError,
@@ -27,6 +34,7 @@ from ._errors import (
 )
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._ownership import Consumed, Lent, Owned
+from ._pipeline import Pipeline, PipelineRun
 from ._stream import Stream, stream
 from ._transfer import Transfer
 
@@ -41,6 +49,8 @@ __all__ = [
     "Owned",
     "PageableMemoryError",
     "PinnedArray",
+    "Pipeline",
+    "PipelineRun",
     "Stream",
     "StreamClosedError",
     "Transfer",

@@ -9,7 +9,6 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ._backend import Backend, get_backend
-from ._errors import where
 from ._host import _LendScope, _normalise_shape
 from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
 
@@ -70,13 +69,14 @@ class DeviceArray(Generic[Cap, DT]):
         shape: tuple[int, ...],
         dtype: np.dtype[Any],
         label: str,
+        lent_at: tuple[str, int] | None = None,
     ) -> DeviceArray[Any, Any]:
         self = object.__new__(cls)
         self._backend = backend
         self._buf = buf
         self._shape = shape
         self._dtype = dtype
-        self._flag = BorrowFlag(label)
+        self._flag = BorrowFlag(label, lent_at)
         self._order = DeviceOrder()
         return self
 
@@ -118,9 +118,9 @@ class DeviceArray(Generic[Cap, DT]):
             self._buf,
             self._shape,
             self._dtype,
-            f"{self.label} (lent at {where(site)})",
+            self._flag.name,
+            site,
         )
-        lent._flag.read_only = True
         lent._order = self._order
         return _LendScope(self._flag, site, lent, lent._flag)
 

@@ -10,7 +10,6 @@ import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from ._backend import Backend, get_backend
-from ._errors import where
 from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
 
 __all__ = ["PinnedArray", "pinned_array", "pinned_copy"]
@@ -33,11 +32,12 @@ class PinnedArray(Generic[Cap, DT]):
     has finished. Create one with :func:`pinned_array` or :func:`pinned_copy`.
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_owner")
+    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_owner")
 
     _backend: Backend
     _buf: NDArray[DT]
     _flag: BorrowFlag
+    _mem: Any  # what the backend's copies take (see Backend.host_memory)
     _owner: PinnedArray[Any, DT] | None
 
     def __init__(self) -> None:
@@ -48,12 +48,22 @@ class PinnedArray(Generic[Cap, DT]):
 
     @classmethod
     def _adopt(
-        cls, backend: Backend, buf: NDArray[Any], label: str, owner: PinnedArray[Any, Any] | None
+        cls,
+        backend: Backend,
+        buf: NDArray[Any],
+        label: str,
+        owner: PinnedArray[Any, Any] | None,
+        mem: Any = None,
+        lent_at: tuple[str, int] | None = None,
     ) -> PinnedArray[Any, Any]:
         self = object.__new__(cls)
         self._backend = backend
         self._buf = buf
-        self._flag = BorrowFlag(label)
+        if mem is None:
+            host_memory = getattr(backend, "host_memory", None)
+            mem = buf if host_memory is None else host_memory(buf)
+        self._mem = mem
+        self._flag = BorrowFlag(label, lent_at)
         self._owner = owner
         return self
 
@@ -93,7 +103,7 @@ class PinnedArray(Generic[Cap, DT]):
         """
         self._flag.check_read("read()")
         view: NDArray[DT] = self._buf.view()
-        view.flags.writeable = False
+        view.setflags(write=False)
         return view
 
     def write(self: PinnedArray[Owned, DT]) -> _WriteScope[DT]:
@@ -116,9 +126,8 @@ class PinnedArray(Generic[Cap, DT]):
         site = caller_site()
         self._flag.begin_lend(site)
         lent: PinnedArray[Lent, DT] = PinnedArray._adopt(
-            self._backend, self._buf, f"{self.label} (lent at {where(site)})", self
+            self._backend, self._buf, self._flag.name, self, self._mem, site
         )
-        lent._flag.read_only = True
         return _LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: PinnedArray[Owned, DT]) -> None:
@@ -143,7 +152,7 @@ class _WriteScope(Generic[DT]):
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._view.flags.writeable = False
+        self._view.setflags(write=False)
         self._flag.end_write()
 
 

@@ -69,11 +69,13 @@ class Stream(Generic[Cap]):
         raise TypeError("Streams are created with nx.stream().")
 
     @classmethod
-    def _adopt(cls, core: _StreamCore, label: str) -> Stream[Any]:
+    def _adopt(
+        cls, core: _StreamCore, label: str, lent_at: tuple[str, int] | None = None
+    ) -> Stream[Any]:
         self = object.__new__(cls)
         self._backend = core.backend
         self._core = core
-        self._flag = BorrowFlag(label)
+        self._flag = BorrowFlag(label, lent_at)
         return self
 
     @property
@@ -113,7 +115,7 @@ class Stream(Generic[Cap]):
         src._flag.move(move)
         try:
             self._order(to._order, writes=True)
-            self._backend.copy_htod(self._core.raw, to._buf, src._buf)
+            self._backend.copy_htod(self._core.raw, to._buf, src._mem)
         except BaseException:
             src._flag.unmove()
             raise
@@ -139,7 +141,7 @@ class Stream(Generic[Cap]):
         into._flag.move(move)
         try:
             self._order(src._order, writes=False)
-            self._backend.copy_dtoh(self._core.raw, into._buf, src._buf)
+            self._backend.copy_dtoh(self._core.raw, into._mem, src._buf)
         except BaseException:
             into._flag.unmove()
             raise
@@ -163,7 +165,7 @@ class Stream(Generic[Cap]):
         self._order(to._order, writes=True)
         self._backend.copy_dtod(self._core.raw, to._buf, src._buf)
         event = self._backend.record(self._core.raw)
-        return Transfer._start(self, "copy", f"{src.label} -> {to.label}", event, None, None)
+        return Transfer._start(self, "copy", None, event, None, f"{src.label} -> {to.label}")
 
     # -- kernels -------------------------------------------------------------
     def launch(
@@ -219,10 +221,7 @@ class Stream(Generic[Cap]):
         not be closed."""
         site = caller_site()
         self._flag.begin_lend(site)
-        lent: Stream[Lent] = Stream._adopt(
-            self._core, f"{self._flag.label} (lent at {where(site)})"
-        )
-        lent._flag.read_only = True
+        lent: Stream[Lent] = Stream._adopt(self._core, self._flag.name, site)
         return _LendScope(self._flag, site, lent, lent._flag)
 
     def close(self: Stream[Owned]) -> None:
@@ -276,7 +275,7 @@ class Stream(Generic[Cap]):
             self._backend.sync_stream(self._core.raw)
             host._flag.unmove()
             raise
-        transfer = Transfer._start(self, kind, host.label, event, host._buf, move, host.label)
+        transfer = Transfer._start(self, kind, host, event, move)
         self._core.pending.add(transfer)
         return transfer
 

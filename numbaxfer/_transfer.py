@@ -72,6 +72,7 @@ class Transfer(Generic[T]):
         "_event",
         "_host_label",
         "_label",
+        "_mem",
         "_move",
         "_state",
         "_stream",
@@ -81,6 +82,7 @@ class Transfer(Generic[T]):
     _backend: Backend
     _event: Any
     _buf: NDArray[Any] | None
+    _mem: Any
     _move: MoveRecord | None
     _stream: Stream[Any]
     _label: str
@@ -96,22 +98,25 @@ class Transfer(Generic[T]):
         cls,
         stream: Stream[Any],
         kind: str,
-        what: str,
+        host: PinnedArray[Any, Any] | None,
         event: Any,
-        buf: NDArray[Any] | None,
         move: MoveRecord | None,
-        host_label: str = "",
+        what: str = "",
     ) -> Transfer[Any]:
+        """A started transfer; ``host`` (moved already, or None) is what it hands back."""
         self = object.__new__(cls)
         self._backend = stream._backend
         self._stream = stream
         self._event = event
-        self._buf = buf
         self._move = move
-        self._host_label = host_label
         self._state = _PENDING
         self._waited_at = None
         name = f"{kind}#{next(_numbers)}"
+        if host is not None:
+            self._buf, self._mem, self._host_label = host._buf, host._mem, host.label
+            what = host.label
+        else:
+            self._buf, self._mem, self._host_label = None, None, ""
         self._label = f"{name} of {what} on {stream.label}"
         if move is not None:
             move.transfer = name
@@ -166,8 +171,8 @@ class Transfer(Generic[T]):
         result: Any = None
         if self._move is not None and self._buf is not None:
             self._move.returned_at = site
-            result = PinnedArray._adopt(self._backend, self._buf, self._host_label, None)
-        self._buf = None
+            result = PinnedArray._adopt(self._backend, self._buf, self._host_label, None, self._mem)
+        self._buf = self._mem = None
         self._state = _COMPLETED
         return result  # type: ignore[no-any-return]
 

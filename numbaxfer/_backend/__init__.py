@@ -6,7 +6,9 @@ handles check and transition their borrow flags first, then call the backend.
 ``NUMBAXFER_BACKEND`` picks one per process:
 
 * ``numba`` (default): numba-cuda on the GPU, or numba's simulator when
-  ``NUMBA_ENABLE_CUDASIM=1`` (synchronous: every copy finishes before it returns);
+  ``NUMBA_ENABLE_CUDASIM=1`` (synchronous: every copy finishes before it returns). On
+  a GPU, copies, events and stream waits take the fast path straight to the driver
+  (cuda.bindings); ``NUMBAXFER_FASTPATH=0`` keeps them on numba's own methods;
 * ``emulator``: numba's simulator made lazy; copies and kernels run only when
   something forces them, so a host access that races a copy gives the wrong answer
   on a CPU, every time.
@@ -30,6 +32,10 @@ class Backend(Protocol):
     """What numbaxfer needs from a CUDA implementation.
 
     ``Stream``, ``Event`` and device buffers are opaque to the caller (``object``).
+    A backend may also define ``host_memory(buf) -> token``: what its copies take for a
+    pinned array, computed once per handle (the fast path keeps the pointer); without
+    it, copies take the numpy array itself.
+
     Copies and launches are asynchronous with respect to the host and ordered on their
     stream; ``record`` captures all work enqueued on the stream so far.
     """
@@ -52,9 +58,13 @@ class Backend(Protocol):
 
     def close_stream(self, stream: Any) -> None: ...
 
-    def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None: ...
+    def copy_htod(self, stream: Any, dst: Any, src: Any) -> None:
+        """Copy host memory ``src`` (a ``host_memory`` token) into device buffer ``dst``."""
+        ...
 
-    def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None: ...
+    def copy_dtoh(self, stream: Any, dst: Any, src: Any) -> None:
+        """Copy device buffer ``src`` into host memory ``dst`` (a ``host_memory`` token)."""
+        ...
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None: ...
 
@@ -125,9 +135,12 @@ def set_backend(name: str) -> Backend:
 
 def _make(name: str) -> Backend:
     if name == "numba":
-        from ._numba import NumbaBackend
+        from ._numba import BindingsBackend, NumbaBackend
 
-        return NumbaBackend()
+        plain = NumbaBackend()
+        if plain.simulated or os.environ.get("NUMBAXFER_FASTPATH", "1") == "0":
+            return plain
+        return BindingsBackend()
     if name == "emulator":
         from ._emulator import EmulatorBackend
 

@@ -7,6 +7,7 @@ synchronizes more than the one event or stream it is asked to.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +16,7 @@ from numba import cuda
 from numba.cuda.core import config as numba_cuda_config
 from numpy.typing import NDArray
 
-__all__ = ["NumbaBackend"]
+__all__ = ["BindingsBackend", "NumbaBackend"]
 
 
 class NumbaBackend:
@@ -48,6 +49,9 @@ class NumbaBackend:
 
     def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
         return cuda.device_array(shape, dtype=dtype)
+
+    def host_memory(self, buf: NDArray[Any]) -> Any:
+        return buf
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
@@ -107,3 +111,129 @@ class NumbaBackend:
     def release_event(self, event: Any) -> None:
         if len(self._events) < 256:
             self._events.append(event)
+
+
+class _DeviceMemory:
+    """A numba device array and its raw pointer, looked up once at allocation."""
+
+    __slots__ = ("array", "nbytes", "ptr")
+
+    def __init__(self, array: Any) -> None:
+        self.array = array
+        self.ptr = int(array.__cuda_array_interface__["data"][0])
+        self.nbytes = int(array.nbytes)
+
+
+class _StreamHandle:
+    """A numba stream and its driver handle."""
+
+    __slots__ = ("handle", "stream")
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.handle = stream.handle
+
+
+class BindingsBackend(NumbaBackend):
+    """The fast path on a real GPU: numba allocates and launches kernels; copies,
+    events and stream waits go straight to the driver through cuda.bindings (which
+    numba-cuda already depends on), skipping numba's per-call Python checks. Events
+    come from a pool: no transfer creates one.
+
+    numbaxfer has already checked shapes, dtypes, contiguity and pinning before any
+    of these calls, which is why they can be this thin.
+    """
+
+    name = "numba"
+
+    def __init__(self) -> None:
+        super().__init__()
+        from cuda.bindings import driver
+
+        self._drv = driver
+        self._not_ready = driver.CUresult.CUDA_ERROR_NOT_READY
+        self._no_timing = driver.CUevent_flags.CU_EVENT_DISABLE_TIMING
+        self._local = threading.local()
+        cuda.current_context()  # make numba's context current on this thread
+
+    def describe(self) -> str:
+        return super().describe() + " (fast path: cuda.bindings copies and pooled events)"
+
+    def _check(self, err: Any, what: str) -> None:
+        if err:
+            _, text = self._drv.cuGetErrorString(err)
+            name = text.decode() if isinstance(text, bytes) else str(text)
+            raise RuntimeError(f"numbaxfer: {what} failed: {err!r}: {name}")
+
+    def _ensure_context(self) -> None:
+        if not getattr(self._local, "ready", False):
+            cuda.current_context()  # numba makes its context current on this thread
+            self._local.ready = True
+
+    # memory: numba allocates; we remember the pointers
+    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
+        return _DeviceMemory(cuda.device_array(shape, dtype=dtype))
+
+    def host_memory(self, buf: NDArray[Any]) -> Any:
+        return (buf, int(buf.ctypes.data), int(buf.nbytes))
+
+    def kernel_arg(self, device_buffer: Any) -> Any:
+        return device_buffer.array
+
+    def new_stream(self) -> Any:
+        return _StreamHandle(cuda.stream())
+
+    def sync_stream(self, stream: Any) -> None:
+        (err,) = self._drv.cuStreamSynchronize(stream.handle)
+        self._check(err, "cuStreamSynchronize")
+
+    def copy_htod(self, stream: Any, dst: Any, src: Any) -> None:
+        self._ensure_context()
+        (err,) = self._drv.cuMemcpyHtoDAsync(dst.ptr, src[1], src[2], stream.handle)
+        self._check(err, "cuMemcpyHtoDAsync")
+
+    def copy_dtoh(self, stream: Any, dst: Any, src: Any) -> None:
+        self._ensure_context()
+        (err,) = self._drv.cuMemcpyDtoHAsync(dst[1], src.ptr, dst[2], stream.handle)
+        self._check(err, "cuMemcpyDtoHAsync")
+
+    def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
+        self._ensure_context()
+        (err,) = self._drv.cuMemcpyDtoDAsync(dst.ptr, src.ptr, dst.nbytes, stream.handle)
+        self._check(err, "cuMemcpyDtoDAsync")
+
+    def launch(
+        self,
+        stream: Any,
+        kernel: Any,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        args: Sequence[Any],
+    ) -> None:
+        kernel[griddim, blockdim, stream.stream](*args)
+
+    def record(self, stream: Any) -> Any:
+        self._ensure_context()
+        if self._events:
+            event = self._events.pop()
+        else:
+            err, event = self._drv.cuEventCreate(self._no_timing)
+            self._check(err, "cuEventCreate")
+        (err,) = self._drv.cuEventRecord(event, stream.handle)
+        self._check(err, "cuEventRecord")
+        return event
+
+    def query(self, event: Any) -> bool:
+        (err,) = self._drv.cuEventQuery(event)
+        if err == self._not_ready:
+            return False
+        self._check(err, "cuEventQuery")
+        return True
+
+    def sync_event(self, event: Any) -> None:
+        (err,) = self._drv.cuEventSynchronize(event)
+        self._check(err, "cuEventSynchronize")
+
+    def wait_event(self, stream: Any, event: Any) -> None:
+        (err,) = self._drv.cuStreamWaitEvent(stream.handle, event, 0)
+        self._check(err, "cuStreamWaitEvent")

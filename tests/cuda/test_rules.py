@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 import pytest
-from numba import cuda
 
 import numbaxfer as nx
+from tests.kernels import add_one
 
 N = 1024
 
@@ -205,13 +205,6 @@ def test_read_view_is_read_only() -> None:
 
 
 # -- rule 4: device work is stream-ordered ----------------------------------------------
-@cuda.jit
-def add_one(a: Any) -> None:
-    i = cuda.grid(1)
-    if i < a.size:
-        a[i] += 1.0
-
-
 def test_kernel_after_upload_on_same_stream_sees_the_data() -> None:
     s = nx.stream()
     dev = nx.device_array(N, np.float32)

@@ -14,6 +14,7 @@ import numbaxfer as nx
 from numbaxfer import _backend
 from numbaxfer._stream import Stream
 from numbaxfer._transfer import orphan_count
+from tests.kernels import add_one
 
 N = 4096
 
@@ -128,8 +129,6 @@ def test_cross_stream_ordering_switched_off_gives_the_wrong_answer(
 
 
 def test_kernel_on_another_stream_waits_for_the_upload() -> None:
-    from tests.cuda.test_rules import add_one
-
     a, b = nx.stream(), nx.stream()
     dev = nx.device_array(N, np.float32)
     up = a.upload(filled(1.0), to=dev)

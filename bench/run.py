@@ -1,0 +1,315 @@
+"""`make bench`: numbaxfer against raw numba-cuda (and raw cuda.bindings), same run.
+
+CPU figures always; GPU figures where the CUDA driver reports a GPU (otherwise they
+are listed as skipped). Prints a table of medians and ratios, writes bench/out/bench.json.
+
+    python bench/run.py [--quick] [--json PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from numbaxfer._backend import gpu_present  # noqa: E402
+
+ON_GPU = gpu_present() and os.environ.get("NUMBA_ENABLE_CUDASIM") != "1"
+if not ON_GPU:
+    os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+
+import numpy as np  # noqa: E402
+
+import numbaxfer as nx  # noqa: E402
+from numbaxfer._ownership import BorrowFlag, MoveRecord  # noqa: E402
+
+Row = dict[str, Any]
+
+
+def median_us(fn: Callable[[], object], inner: int, repeats: int) -> float:
+    """Median over ``repeats`` of the mean time of one call, in microseconds."""
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        for _ in range(inner):
+            fn()
+        times.append((time.perf_counter() - t0) / inner * 1e6)
+    return statistics.median(times)
+
+
+# -- CPU: the runtime borrow checks ------------------------------------------------------
+def bench_borrow_checks(quick: bool) -> list[Row]:
+    inner, repeats = (20_000, 5) if quick else (200_000, 7)
+    flag = BorrowFlag("bench")
+    site = ("bench.py", 1)
+    record = MoveRecord("upload", "Stream#1", site)
+    host = nx.pinned_array(16, np.float32)
+
+    def move_and_back() -> None:
+        flag.move(record)
+        flag.unmove()
+
+    def write_block() -> None:
+        with host.write():
+            pass
+
+    def lend_block() -> None:
+        with host.lend():
+            pass
+
+    rows = [
+        ("borrow flag: check (read/use)", lambda: flag.check_read("read()")),
+        ("borrow flag: move + give back", move_and_back),
+        ("PinnedArray.read() (check + read-only view)", host.read),
+        ("with PinnedArray.write(): (enter + exit)", write_block),
+        ("with PinnedArray.lend(): (enter + exit)", lend_block),
+    ]
+    return [
+        {"group": "cpu", "name": name, "us": median_us(fn, inner, repeats), "target_us": 1.0}
+        for name, fn in rows
+    ]
+
+
+# -- GPU: enqueue cost of a tiny async copy ----------------------------------------------
+def bench_enqueue(quick: bool) -> list[Row]:
+    from cuda.bindings import driver as drv
+    from numba import cuda
+
+    n, calls, repeats = 256, (200 if quick else 1000), (5 if quick else 9)
+    s = cuda.stream()
+    d = cuda.device_array(n, np.float32)
+    h = cuda.pinned_array(n, np.float32)
+    hptr, dptr = h.ctypes.data, d.__cuda_array_interface__["data"][0]
+    nbytes, hs = h.nbytes, s.handle
+    _, ev = drv.cuEventCreate(drv.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+
+    def timed(loop: Callable[[], None]) -> float:
+        samples = []
+        for _ in range(repeats):
+            s.synchronize()
+            t0 = time.perf_counter()
+            loop()
+            samples.append((time.perf_counter() - t0) / calls * 1e6)
+            s.synchronize()
+        return statistics.median(samples)
+
+    def numba_h2d() -> None:
+        for _ in range(calls):
+            d.copy_to_device(h, stream=s)
+
+    def numba_d2h() -> None:
+        for _ in range(calls):
+            d.copy_to_host(h, stream=s)
+
+    def bindings_h2d() -> None:
+        for _ in range(calls):
+            drv.cuMemcpyHtoDAsync(dptr, hptr, nbytes, hs)
+
+    def bindings_d2h() -> None:
+        for _ in range(calls):
+            drv.cuMemcpyDtoHAsync(hptr, dptr, nbytes, hs)
+
+    def bindings_h2d_event() -> None:
+        for _ in range(calls):
+            drv.cuMemcpyHtoDAsync(dptr, hptr, nbytes, hs)
+            drv.cuEventRecord(ev, hs)
+
+    def bindings_d2h_event() -> None:
+        for _ in range(calls):
+            drv.cuMemcpyDtoHAsync(hptr, dptr, nbytes, hs)
+            drv.cuEventRecord(ev, hs)
+
+    xs = nx.stream()
+    xdev = nx.device_array(n, np.float32)
+    pool = [nx.pinned_array(n, np.float32) for _ in range(calls)]
+
+    def safe(kind: str) -> float:
+        nonlocal pool
+        samples = []
+        for _ in range(repeats):
+            xs.synchronize()
+            transfers: list[nx.Transfer[nx.PinnedArray[nx.Owned, np.float32]]] = []
+            t0 = time.perf_counter()
+            if kind == "h2d":
+                for buf in pool:
+                    transfers.append(xs.upload(buf, to=xdev))
+            else:
+                for buf in pool:
+                    transfers.append(xs.download(xdev, into=buf))
+            samples.append((time.perf_counter() - t0) / calls * 1e6)
+            pool = [t.wait() for t in transfers]
+        return statistics.median(samples)
+
+    for warm in (numba_h2d, numba_d2h, bindings_h2d, bindings_d2h):
+        warm()
+    safe("h2d")
+    results = {
+        "numba h2d": timed(numba_h2d),
+        "numba d2h": timed(numba_d2h),
+        "bindings h2d": timed(bindings_h2d),
+        "bindings d2h": timed(bindings_d2h),
+        "bindings h2d+event": timed(bindings_h2d_event),
+        "bindings d2h+event": timed(bindings_d2h_event),
+        "numbaxfer h2d": safe("h2d"),
+        "numbaxfer d2h": safe("d2h"),
+    }
+    rows: list[Row] = []
+    for way in ("h2d", "d2h"):
+        ours = results[f"numbaxfer {way}"]
+        rows.append(
+            {
+                "group": "enqueue",
+                "name": f"safe {way} (check + copy + event), {n * 4} B",
+                "us": ours,
+                "numba_us": results[f"numba {way}"],
+                "bindings_us": results[f"bindings {way}"],
+                "bindings_event_us": results[f"bindings {way}+event"],
+                "vs_numba": ours / results[f"numba {way}"],
+                "vs_bindings": ours / results[f"bindings {way}"],
+                "vs_bindings_event": ours / results[f"bindings {way}+event"],
+            }
+        )
+    return rows
+
+
+# -- GPU: bandwidth of large pinned copies -----------------------------------------------
+def bench_bandwidth(quick: bool) -> list[Row]:
+    from numba import cuda
+
+    sizes = [16 << 20, 256 << 20] if quick else [16 << 20, 256 << 20, 1 << 30]
+    repeats = 5 if quick else 11
+    s, xs = cuda.stream(), nx.stream()
+    rows: list[Row] = []
+    for nbytes in sizes:
+        rows += _bandwidth_at(nbytes, repeats, s, xs)
+    return rows
+
+
+def _bandwidth_at(nbytes: int, repeats: int, s: Any, xs: nx.Stream[nx.Owned]) -> list[Row]:
+    from numba import cuda
+
+    n = nbytes // 4
+    h = cuda.pinned_array(n, np.float32)
+    d = cuda.device_array(n, np.float32)
+    xh = nx.pinned_array(n, np.float32)
+    xd = nx.device_array(n, np.float32)
+
+    def raw_h2d() -> None:
+        d.copy_to_device(h, stream=s)
+        s.synchronize()
+
+    def raw_d2h() -> None:
+        d.copy_to_host(h, stream=s)
+        s.synchronize()
+
+    def safe_h2d() -> None:
+        nonlocal xh
+        xh = xs.upload(xh, to=xd).wait()
+
+    def safe_d2h() -> None:
+        nonlocal xh
+        xh = xs.download(xd, into=xh).wait()
+
+    rows: list[Row] = []
+    for way, raw, safe in (("h2d", raw_h2d, safe_h2d), ("d2h", raw_d2h, safe_d2h)):
+        raw()
+        safe()
+        # interleave raw and safe so clock or thermal drift hits both alike
+        raw_t, safe_t = [], []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            raw()
+            raw_t.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            safe()
+            safe_t.append(time.perf_counter() - t0)
+        raw_gbs = nbytes / statistics.median(raw_t) / 1e9
+        safe_gbs = nbytes / statistics.median(safe_t) / 1e9
+        rows.append(
+            {
+                "group": "bandwidth",
+                "name": f"{way} {nbytes >> 20} MiB pinned",
+                "safe_gbs": safe_gbs,
+                "numba_gbs": raw_gbs,
+                "ratio": safe_gbs / raw_gbs,
+            }
+        )
+    return rows
+
+
+def print_table(rows: list[Row], skipped: list[str]) -> None:
+    print()
+    for row in rows:
+        g = row["group"]
+        if g == "cpu":
+            print(f"[cpu]       {row['name']:<48} {row['us'] * 1000:8.0f} ns   (target < 1000 ns)")
+        elif g == "enqueue":
+            numba = f"numba {row['numba_us']:.2f} us ({row['vs_numba']:.3f}x)"
+            raw = f"bindings {row['bindings_us']:.2f} us ({row['vs_bindings']:.2f}x)"
+            raw_ev = (
+                f"bindings+event {row['bindings_event_us']:.2f} us "
+                f"({row['vs_bindings_event']:.2f}x)"
+            )
+            print(f"[enqueue]   {row['name']:<48} {row['us']:8.2f} us   {numba}  {raw}  {raw_ev}")
+        elif g == "bandwidth":
+            print(
+                f"[bandwidth] {row['name']:<48} {row['safe_gbs']:8.1f} GB/s numba "
+                f"{row['numba_gbs']:.1f} GB/s ({row['ratio'] * 100:.1f}%)"
+            )
+        elif g == "pipeline":
+            print(f"[pipeline]  {row['name']:<48} {row['ms']:8.2f} ms   {row.get('note', '')}")
+    for name in skipped:
+        print(f"[skipped]   {name}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats (smoke test)")
+    parser.add_argument("--json", default=str(ROOT / "bench" / "out" / "bench.json"))
+    args = parser.parse_args()
+
+    rows = bench_borrow_checks(args.quick)
+    skipped: list[str] = []
+    if ON_GPU:
+        rows += bench_enqueue(args.quick)
+        rows += bench_bandwidth(args.quick)
+        try:
+            from bench.pipeline import bench_pipeline
+
+            rows += bench_pipeline(args.quick)
+        except ImportError:
+            skipped.append("pipeline (bench/pipeline.py missing)")
+    else:
+        skipped += [
+            "GPU enqueue cost (no CUDA GPU here)",
+            "GPU bandwidth (no CUDA GPU here)",
+            "GPU pipeline (no CUDA GPU here)",
+        ]
+    meta = {
+        "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+        "device": nx._backend.get_backend().describe(),
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "quick": args.quick,
+    }
+    print(f"numbaxfer bench: {meta['device']}, Python {meta['python']}")
+    print_table(rows, skipped)
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"meta": meta, "rows": rows, "skipped": skipped}, indent=2))
+    print(f"\nwrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""``Pipeline``: stream a large pinned array through the GPU in chunks, safely.
+
+A ring of slots, each a stream with its own device buffers. ``map`` moves the whole
+source and destination arrays into one run, then enqueues every chunk at once:
+chunk ``i`` goes to slot ``i % slots``: upload, the user's step, download, all on that
+slot's stream. Reusing a slot's device buffers for the next chunk is ordered by its
+stream, so the host never synchronizes between chunks; uploads on one slot overlap
+downloads and kernels on the others. Nobody can touch a chunk in flight: its host
+memory belongs to the run until ``run.wait()`` hands both arrays back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from ._device import DeviceArray, device_array
+from ._errors import StreamClosedError, where
+from ._host import PinnedArray
+from ._ownership import Consumed, Lent, MoveRecord, Owned, caller_site
+from ._stream import Stream, _check_host, stream
+from ._transfer import Transfer
+
+__all__ = ["Pipeline", "PipelineRun"]
+
+DT = TypeVar("DT", bound=np.generic)
+
+#: The user's per-chunk device work: ``step(stream, chunk_in, chunk_out)`` enqueues
+#: kernels on ``stream`` that read ``chunk_in`` and write ``chunk_out``.
+Step = Callable[[Stream[Lent], DeviceArray[Owned, DT], DeviceArray[Owned, DT]], None]
+
+
+class PipelineRun(Generic[DT]):
+    """One ``Pipeline.map`` in flight. ``wait()`` returns ``(source, destination)``."""
+
+    __slots__ = ("_dst", "_src")
+
+    def __init__(
+        self,
+        src: Transfer[PinnedArray[Owned, DT]],
+        dst: Transfer[PinnedArray[Owned, DT]],
+    ) -> None:
+        self._src = src
+        self._dst = dst
+
+    def done(self) -> bool:
+        """True once every chunk has been downloaded (never blocks)."""
+        return self._dst.done()
+
+    def wait(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
+        """Block until the last chunk is home; return both arrays, owned again."""
+        return self._src.wait(), self._dst.wait()
+
+
+class Pipeline(Generic[DT]):
+    """A ring of ``slots`` streams, each with an input and an output device buffer of
+    ``chunk`` elements. Create once, ``map`` many times; ``close()`` when done.
+
+    ::
+
+        pipe = nx.Pipeline(chunk=16 << 20, dtype=np.float32, slots=3)
+        run = pipe.map(src, into=dst, step=lambda s, a, b: s.launch(k, grid, block, a, b))
+        src, dst = run.wait()
+    """
+
+    def __init__(self, chunk: int, dtype: type[DT] | np.dtype[DT], *, slots: int = 3) -> None:
+        if chunk <= 0 or slots <= 0:
+            raise ValueError(f"Pipeline needs chunk > 0 and slots > 0, got {chunk}, {slots}")
+        self.chunk = int(chunk)
+        self.dtype = np.dtype(dtype)
+        self._streams: list[Stream[Owned]] = [stream() for _ in range(slots)]
+        self._inputs: list[DeviceArray[Owned, DT]] = [
+            device_array(self.chunk, self.dtype) for _ in range(slots)
+        ]
+        self._outputs: list[DeviceArray[Owned, DT]] = [
+            device_array(self.chunk, self.dtype) for _ in range(slots)
+        ]
+        self._closed_at: tuple[str, int] | None = None
+
+    @property
+    def slots(self) -> int:
+        return len(self._streams)
+
+    def map(
+        self,
+        src: Consumed[PinnedArray[Owned, DT]],
+        *,
+        into: Consumed[PinnedArray[Owned, DT]],
+        step: Step[DT],
+    ) -> PipelineRun[DT]:
+        """Run ``step`` over ``src`` chunk by chunk into ``into``; returns at once.
+
+        ``src`` and ``into`` MOVE into the run (every use raises until ``run.wait()``
+        gives them back). Both must be 1-D-compatible pinned arrays of this pipeline's
+        dtype and the same size, a multiple of ``chunk``.
+        """
+        site = caller_site()
+        if self._closed_at is not None:
+            raise StreamClosedError(
+                f"Pipeline.map() at {where(site)}: the pipeline was closed at "
+                f"{where(self._closed_at)}. Create a new nx.Pipeline."
+            )
+        first = self._streams[0]
+        backend = first._backend
+        _check_host(src, "Pipeline.map", "src", backend)
+        _check_host(into, "Pipeline.map", "into", backend)
+        for name, arr in (("src", src), ("into", into)):
+            if arr.dtype != self.dtype or arr.size != src.size or arr.size % self.chunk:
+                raise ValueError(
+                    f"Pipeline.map(): {name} {arr.label} must have dtype {self.dtype} and "
+                    f"the same size as src ({src.size}), a multiple of chunk={self.chunk}."
+                )
+        if src is into:
+            raise ValueError("Pipeline.map(): src and into must be different arrays")
+        into._flag.check_writable("Pipeline.map() into", site)
+        src_move = MoveRecord("Pipeline.map", first.label, site)
+        src._flag.move(src_move)
+        dst_move = MoveRecord("Pipeline.map", first.label, site)
+        try:
+            into._flag.move(dst_move)
+        except BaseException:
+            src._flag.unmove()
+            raise
+        self._enqueue(src, into, step)
+        self._join()
+        runs = (
+            Transfer._start(first, "pipeline", src, backend.record(first._core.raw), src_move),
+            Transfer._start(first, "pipeline", into, backend.record(first._core.raw), dst_move),
+        )
+        for t in runs:
+            first._core.pending.add(t)
+        return PipelineRun(*runs)
+
+    def _enqueue(
+        self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]
+    ) -> None:
+        backend = self._streams[0]._backend
+        host_memory = getattr(backend, "host_memory", None)
+        flat_in, flat_out = src._buf.reshape(-1), into._buf.reshape(-1)
+        for i in range(src.size // self.chunk):
+            k = i % self.slots
+            s, din, dout = self._streams[k], self._inputs[k], self._outputs[k]
+            part = slice(i * self.chunk, (i + 1) * self.chunk)
+            vin, vout = flat_in[part], flat_out[part]
+            backend.copy_htod(
+                s._core.raw, din._buf, vin if host_memory is None else host_memory(vin)
+            )
+            with s.lend() as lent:
+                step(lent, din, dout)
+            backend.copy_dtoh(
+                s._core.raw, vout if host_memory is None else host_memory(vout), dout._buf
+            )
+
+    def _join(self) -> None:
+        """Make slot 0's stream follow every slot's work (device-side event waits)."""
+        first = self._streams[0]._core
+        for other in self._streams[1:]:
+            first.wait_for(other._core)
+
+    def close(self) -> None:
+        """Close the slot streams (work already enqueued still runs to completion)."""
+        if self._closed_at is None:
+            for s in self._streams:
+                s.close()
+            self._closed_at = caller_site()

@@ -1,0 +1,1 @@
+"""numbaxfer stubs: the part of cuda-python numbaxfer uses."""

@@ -1,0 +1,1 @@
+"""numbaxfer stubs for cuda.bindings (cuda-python 12.x/13.x)."""
