@@ -8,15 +8,25 @@ Notes on run-time behaviour that the types cannot express:
 
 * ``DeviceNDArray.split()`` returns a generator (the simulator returns a list);
   it is typed as ``Iterator``.
+* Indexing a ``DeviceNDArray`` with a full integer index copies one element to
+  the host and returns a NumPy scalar; slicing returns a ``DeviceNDArray``.
+  ``gpu_data`` is usually an ``OwnedPointer``, not a ``MemoryPointer``.
 * ``MappedNDArray`` / ``ManagedNDArray`` (from ``cuda.mapped_array()`` /
   ``cuda.managed_array()``) are ``numpy.ndarray`` subclasses with
   ``DeviceNDArrayBase`` *first* in their MRO, so ``.view()``, ``.T``,
-  ``.transpose()`` and ``.squeeze()`` are the device-array versions (returning
-  a ``DeviceNDArray``, or raising), not NumPy's. They never set
-  ``alloc_size``, so ``copy_to_host()`` / ``copy_to_device()`` fail on them;
-  those methods are left out of their stubs.
-* With ``NUMBA_ENABLE_CUDASIM=1`` none of these classes is used: device arrays
-  are ``numba.cuda.simulator.cudadrv.devicearray.FakeCUDAArray`` objects.
+  ``.transpose()`` and ``.squeeze()`` are the device-array versions, not
+  NumPy's: ``m.view(dtype)`` returns a ``DeviceNDArray``, ``m.T`` raises
+  ``NotImplementedError`` unless ``m`` is 2D (then it launches a transpose
+  kernel), and ``m.squeeze()`` raises ``AttributeError``. The stubs keep
+  NumPy's signatures for these. They never set ``alloc_size``, so
+  ``copy_to_host()`` / ``copy_to_device()`` raise ``AttributeError`` on them;
+  those two are left out of their stubs.
+* With ``NUMBA_ENABLE_CUDASIM=1`` none of these classes exists: device arrays
+  are ``numba.cuda.simulator.cudadrv.devicearray.FakeCUDAArray`` objects, and
+  ``from numba.cuda.cudadrv.devicearray import DeviceNDArray`` raises
+  ``ImportError``; import these names under ``typing.TYPE_CHECKING`` in code
+  that must also run on the simulator. (The same holds for ``Stream``,
+  ``Event``, ``Context`` and ``Device`` in ``numba.cuda.cudadrv.driver``.)
 """  # noqa: PYI021
 
 from collections.abc import Iterator, Sequence

@@ -10,9 +10,10 @@ integer the driver accepts is ``0`` (the default stream): a non-zero ``int``
 raises ``TypeError`` at run time.
 
 With ``NUMBA_ENABLE_CUDASIM=1`` this module is replaced by the simulator's
-(``numba.cuda.simulator.cudadrv.driver``), which is not described here. In
-particular the simulator's ``Event`` has no ``query()`` method and its
-``cuda.stream()`` object has no ``handle``.
+(``numba.cuda.simulator.cudadrv.driver``), which defines none of these classes:
+import them under ``typing.TYPE_CHECKING`` in code that must also run on the
+simulator. The simulator's ``cuda.event()`` object has no ``query()`` method
+and its ``cuda.stream()`` object has no ``handle``.
 """  # noqa: PYI021
 
 import asyncio
