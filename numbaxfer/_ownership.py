@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from dataclasses import dataclass
 from typing import Final, TypeVar
 
 from typing_extensions import TypeAliasType
@@ -59,6 +58,7 @@ _T = TypeVar("_T")
 Consumed = TypeAliasType("Consumed", _T, type_params=(_T,))
 
 _PACKAGE_DIR: Final = os.path.dirname(os.path.abspath(__file__))
+_getframe: Final = sys._getframe
 _LOCK: Final = threading.Lock()
 
 
@@ -67,23 +67,26 @@ def caller_site() -> tuple[str, int]:
 
     Public methods call this directly, so the user's frame is usually two up.
     """
-    frame = sys._getframe(2)
-    filename = frame.f_code.co_filename
-    while filename.startswith(_PACKAGE_DIR) and frame.f_back is not None:
-        frame = frame.f_back
-        filename = frame.f_code.co_filename
-    return (filename, frame.f_lineno)
+    frame = _getframe(2)
+    code = frame.f_code
+    if code.co_filename.startswith(_PACKAGE_DIR):
+        while code.co_filename.startswith(_PACKAGE_DIR) and frame.f_back is not None:
+            frame = frame.f_back
+            code = frame.f_code
+    return (code.co_filename, frame.f_lineno)
 
 
-@dataclass(eq=False)
 class MoveRecord:
     """Where a handle went: the transfer that took it and, later, who got it back."""
 
-    kind: str  # "upload", "download", "free", ...
-    stream: str  # label of the stream, or "" for moves that involve none
-    site: tuple[str, int]
-    returned_at: tuple[str, int] | None = None
-    transfer: str = ""  # the transfer's short name ("upload#3"), once it exists
+    __slots__ = ("kind", "returned_at", "site", "stream", "transfer")
+
+    def __init__(self, kind: str, stream: str, site: tuple[str, int], transfer: str = "") -> None:
+        self.kind = kind  # "upload", "download", "free", ...
+        self.stream = stream  # label of the stream, or "" for moves that involve none
+        self.site = site
+        self.transfer = transfer  # the transfer's short name ("upload#3"), once it exists
+        self.returned_at: tuple[str, int] | None = None
 
 
 # Modes of a flag.

@@ -125,13 +125,10 @@ class Pipeline(Generic[DT]):
             raise
         self._enqueue(src, into, step)
         self._join()
-        runs = (
+        return PipelineRun(
             Transfer._start(first, "pipeline", src, backend.record(first._core.raw), src_move),
             Transfer._start(first, "pipeline", into, backend.record(first._core.raw), dst_move),
         )
-        for t in runs:
-            first._core.pending.add(t)
-        return PipelineRun(*runs)
 
     def _enqueue(
         self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]

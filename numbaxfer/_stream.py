@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import weakref
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
@@ -13,7 +12,7 @@ from ._device import DeviceArray
 from ._errors import PageableMemoryError, StreamClosedError, where
 from ._host import PinnedArray, _LendScope
 from ._ownership import BorrowFlag, Consumed, Lent, MoveRecord, Owned, caller_site
-from ._transfer import Transfer
+from ._transfer import Transfer, describe
 
 if TYPE_CHECKING:
     from ._device import DeviceOrder
@@ -34,8 +33,10 @@ class _StreamCore:
         self.backend = backend
         self.raw: Any = backend.new_stream()
         self.label = label
-        #: Transfers started here and not yet completed (weak: a dropped one warns).
-        self.pending: weakref.WeakSet[Transfer[Any]] = weakref.WeakSet()
+        #: Transfers started here that hold host memory and are not completed:
+        #: number -> (kind, array name). Not the transfers themselves, so that a dropped
+        #: one is collected (and warns).
+        self.pending: dict[int, tuple[str, str]] = {}
         self.closed_at: tuple[str, int] | None = None
         #: Event recorded at close: later cross-stream waits on this stream use it.
         self.tail: Any = None
@@ -85,10 +86,6 @@ class Stream(Generic[Cap]):
     @property
     def closed(self) -> bool:
         return self._core.closed_at is not None
-
-    @property
-    def _pending(self) -> weakref.WeakSet[Transfer[Any]]:
-        return self._core.pending
 
     def __repr__(self) -> str:
         state = "closed" if self.closed else self._flag.state()
@@ -231,9 +228,11 @@ class Stream(Generic[Cap]):
         site = caller_site()
         self._check_open("close()", site)
         self._flag.check_writable("close()", site)
-        pending = [t for t in self._core.pending if not t.completed]
+        pending = self._core.pending
         if pending:
-            names = "; ".join(t.label for t in pending)
+            names = "; ".join(
+                describe(kind, number, what, self.label) for number, (kind, what) in pending.items()
+            )
             raise StreamClosedError(
                 f"cannot close {self.label} at {where(site)}: {len(pending)} transfer(s) "
                 f"started on it are not completed: {names}. Complete each with wait() "
@@ -275,9 +274,7 @@ class Stream(Generic[Cap]):
             self._backend.sync_stream(self._core.raw)
             host._flag.unmove()
             raise
-        transfer = Transfer._start(self, kind, host, event, move)
-        self._core.pending.add(transfer)
-        return transfer
+        return Transfer._start(self, kind, host, event, move)
 
 
 def stream() -> Stream[Owned]:
@@ -327,7 +324,7 @@ def _check_device(x: object, op: str, param: str, backend: Backend) -> None:
 
 
 def _check_match(a: Any, b: Any, op: str) -> None:
-    if a.shape != b.shape or a.dtype != b.dtype:
+    if a.shape != b.shape or (a.dtype is not b.dtype and a.dtype != b.dtype):
         raise ValueError(
             f"{op}(): shape or dtype mismatch: {a.label} is {a.dtype}{list(a.shape)} but "
             f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "

@@ -17,7 +17,7 @@ from ._host import PinnedArray
 from ._ownership import MoveRecord, caller_site
 
 if TYPE_CHECKING:
-    from ._stream import Stream
+    from ._stream import Stream, _StreamCore
 
 __all__ = ["Transfer"]
 
@@ -32,6 +32,10 @@ _COMPLETED: Final = 2
 # Host buffers of transfers dropped before completion, kept alive (and reachable from
 # no handle, so unusable) until their copy has really finished.
 _orphans: list[tuple[Backend, Any, NDArray[Any] | None]] = []
+
+
+def describe(kind: str, number: int, what: str, stream: str) -> str:
+    return f"{kind}#{number} of {what} on {stream}"
 
 
 def reap_orphans() -> None:
@@ -69,24 +73,26 @@ class Transfer(Generic[T]):
         "__weakref__",
         "_backend",
         "_buf",
+        "_core",
         "_event",
-        "_host_label",
-        "_label",
+        "_host",
+        "_kind",
         "_mem",
         "_move",
+        "_number",
         "_state",
-        "_stream",
         "_waited_at",
     )
 
     _backend: Backend
+    _core: _StreamCore
     _event: Any
     _buf: NDArray[Any] | None
     _mem: Any
+    _host: str  # the moved array's name, or for a device copy what it copies
+    _kind: str
+    _number: int
     _move: MoveRecord | None
-    _stream: Stream[Any]
-    _label: str
-    _host_label: str
     _state: int
     _waited_at: tuple[str, int] | None
 
@@ -103,33 +109,38 @@ class Transfer(Generic[T]):
         move: MoveRecord | None,
         what: str = "",
     ) -> Transfer[Any]:
-        """A started transfer; ``host`` (moved already, or None) is what it hands back."""
+        """A started transfer. ``host`` (already moved, or None for a device copy) is
+        what ``wait()`` hands back; it is registered as pending on the stream."""
         self = object.__new__(cls)
         self._backend = stream._backend
-        self._stream = stream
+        core = self._core = stream._core
         self._event = event
         self._move = move
         self._state = _PENDING
         self._waited_at = None
-        name = f"{kind}#{next(_numbers)}"
+        self._kind = kind
+        number = self._number = next(_numbers)
         if host is not None:
-            self._buf, self._mem, self._host_label = host._buf, host._mem, host.label
-            what = host.label
+            self._buf, self._mem = host._buf, host._mem
+            self._host = host._flag.name
+            core.pending[number] = (kind, self._host)
         else:
-            self._buf, self._mem, self._host_label = None, None, ""
-        self._label = f"{name} of {what} on {stream.label}"
+            self._buf = self._mem = None
+            self._host = what
         if move is not None:
-            move.transfer = name
-        reap_orphans()
+            move.transfer = f"{kind}#{number}"
+        if _orphans:
+            reap_orphans()
         return self
 
     @property
     def label(self) -> str:
-        return self._label
+        """This transfer's name in messages: ``upload#3 of PinnedArray#1[...] on Stream#2``."""
+        return describe(self._kind, self._number, self._host, self._core.label)
 
     def __repr__(self) -> str:
         state = ("pending", "completing", "completed")[self._state]
-        return f"<Transfer {self._label}: {state}>"
+        return f"<Transfer {self.label}: {state}>"
 
     @property
     def completed(self) -> bool:
@@ -152,27 +163,31 @@ class Transfer(Generic[T]):
         moves nothing, returns None.
         """
         site = caller_site()
-        with _LOCK:
+        _LOCK.acquire()
+        try:
             if self._state != _PENDING:
                 raise UseAfterTransferError(
-                    f"cannot wait() on {self._label}: it was already completed at "
+                    f"cannot wait() on {self.label}: it was already completed at "
                     f"{where(self._waited_at)}; its array was returned then. A transfer is "
                     "completed exactly once: use the handle that first wait() returned."
                 )
             self._state = _COMPLETING
-            self._waited_at = site
+        finally:
+            _LOCK.release()
+        self._waited_at = site
         try:
             self._backend.sync_event(self._event)
         except BaseException:
             self._state = _PENDING  # nothing given back: it can be waited again
             raise
         self._backend.release_event(self._event)
-        self._stream._pending.discard(self)
         result: Any = None
-        if self._move is not None and self._buf is not None:
-            self._move.returned_at = site
-            result = PinnedArray._adopt(self._backend, self._buf, self._host_label, None, self._mem)
-        self._buf = self._mem = None
+        if self._buf is not None:
+            self._core.pending.pop(self._number, None)
+            if self._move is not None:
+                self._move.returned_at = site
+            result = PinnedArray._adopt(self._backend, self._buf, self._host, None, self._mem)
+            self._buf = self._mem = None
         self._state = _COMPLETED
         return result  # type: ignore[no-any-return]
 
@@ -184,8 +199,9 @@ class Transfer(Generic[T]):
         if state == _COMPLETED or self._buf is None:
             return
         _orphans.append((self._backend, self._event, self._buf))
+        self._core.pending.pop(self._number, None)
         warnings.warn(
-            f"{self._label} was garbage-collected without being completed. Its host memory "
+            f"{self.label} was garbage-collected without being completed. Its host memory "
             "is kept alive, unusable, until the copy finishes; call wait() (or poll done()) "
             "and rebind the array it returns.",
             ResourceWarning,

@@ -39,9 +39,7 @@ class NumbaBackend:
     def describe(self) -> str:
         if self.simulated:
             return "numba-cuda simulator (NUMBA_ENABLE_CUDASIM=1; copies are synchronous)"
-        dev = cuda.get_current_device()
-        name = dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
-        return f"numba-cuda on {name}"
+        return f"numba-cuda on {cuda.get_current_device().name}"
 
     # -- memory --------------------------------------------------------------
     def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
