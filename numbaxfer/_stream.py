@@ -324,7 +324,10 @@ def _check_device(x: object, op: str, param: str, backend: Backend) -> None:
 
 
 def _check_match(a: Any, b: Any, op: str) -> None:
-    if a.shape != b.shape or (a.dtype is not b.dtype and a.dtype != b.dtype):
+    # One side is always a PinnedArray, the other a DeviceArray or PinnedArray.
+    sa, da = (a._buf.shape, a._buf.dtype) if isinstance(a, PinnedArray) else (a._shape, a._dtype)
+    sb, db = (b._buf.shape, b._buf.dtype) if isinstance(b, PinnedArray) else (b._shape, b._dtype)
+    if sa != sb or (da is not db and da != db):
         raise ValueError(
             f"{op}(): shape or dtype mismatch: {a.label} is {a.dtype}{list(a.shape)} but "
             f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "
