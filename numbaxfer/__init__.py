@@ -27,12 +27,14 @@ if _os.environ.get("NUMBAXFER_BACKEND") == "emulator" and "numba.cuda" not in _s
 from ._device import DeviceArray, device_array
 from ._errors import (
     BorrowError,
+    CrossStreamError,
     OwnershipError,
     PageableMemoryError,
     StreamClosedError,
     UseAfterTransferError,
 )
 from ._host import PinnedArray, pinned_array, pinned_copy
+from ._kernel import Kernel, kernel
 from ._ownership import Consumed, Lent, Owned
 from ._pipeline import Pipeline, PipelineRun
 from ._stream import Stream, stream
@@ -43,7 +45,9 @@ __version__ = "0.1.0"
 __all__ = [
     "BorrowError",
     "Consumed",
+    "CrossStreamError",
     "DeviceArray",
+    "Kernel",
     "Lent",
     "OwnershipError",
     "Owned",
@@ -56,6 +60,7 @@ __all__ = [
     "Transfer",
     "UseAfterTransferError",
     "device_array",
+    "kernel",
     "pinned_array",
     "pinned_copy",
     "stream",

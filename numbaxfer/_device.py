@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import DTypeLike
 
 from ._backend import Backend, get_backend
+from ._errors import BorrowError, OwnershipError, where
 from ._host import _LendScope, _normalise_shape
 from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
 
@@ -29,9 +30,10 @@ class DeviceOrder:
     make cross-stream uses wait on the device (see ``Stream._order``).
     """
 
-    __slots__ = ("readers", "writer")
+    __slots__ = ("label", "readers", "writer")
 
-    def __init__(self) -> None:
+    def __init__(self, label: str) -> None:
+        self.label = label
         self.writer: _StreamCore | None = None
         self.readers: list[_StreamCore] = []
 
@@ -77,7 +79,7 @@ class DeviceArray(Generic[Cap, DT]):
         self._shape = shape
         self._dtype = dtype
         self._flag = BorrowFlag(label, lent_at)
-        self._order = DeviceOrder()
+        self._order = DeviceOrder(label)
         return self
 
     @property
@@ -125,13 +127,53 @@ class DeviceArray(Generic[Cap, DT]):
         return _LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: DeviceArray[Owned, DT]) -> None:
-        """Drop this handle's device memory (returned to numba's allocator when the
-        work already enqueued on it is ordered before any reuse).
+        """Release this array. Refused while lent; afterwards every use raises.
 
-        Refused while lent; afterwards every use raises.
+        Work already enqueued on it may still be running: the memory is kept alive
+        until an event recorded now on every stream that touched it has completed,
+        then handed back to numba's allocator. Never blocks.
         """
+        from ._transfer import keep_alive
+
         self._flag.move(MoveRecord("free", "", caller_site()))
+        order = self._order
+        touched = {id(s): s for s in (order.writer, *order.readers) if s is not None}
+        for core in touched.values():
+            event = core.tail if core.closed_at is not None else self._backend.record(core.raw)
+            keep_alive(self._backend, event, self._buf)
         self._buf = None
+
+    @property
+    def __cuda_array_interface__(self) -> dict[str, Any]:
+        """CUDA Array Interface (version 3), for CuPy, PyTorch, numba and others.
+
+        Lent handles only (``with dev.lend() as view: torch.as_tensor(view, ...)``): a
+        consumer may read, not write. ``stream`` is the stream of the last write, so the
+        consumer orders its reads after it on the device. Its reads must be done (or
+        ordered) before the lend block ends: numbaxfer cannot see foreign streams.
+        """
+        if not self._flag.read_only:
+            raise BorrowError(
+                f"{self.label} exposes __cuda_array_interface__ only through a lent handle, "
+                "so that consumers can read but not write it: `with dev.lend() as view:` "
+                "and pass `view`."
+            )
+        self._flag.check_read("__cuda_array_interface__")
+        interface = dict(self._backend.array_interface(self._buf))
+        writer = self._order.writer
+        stream: int | None = None
+        if writer is not None:
+            if writer.closed_at is None:
+                stream = self._backend.stream_handle(writer.raw)
+            elif not self._backend.query(writer.tail):
+                raise OwnershipError(
+                    f"{self.label} was last written on {writer.label}, closed at "
+                    f"{where(writer.closed_at)} with that work still running; a consumer "
+                    "has no stream to wait on. Close the writer stream after its work is done."
+                )
+        interface["version"] = 3
+        interface["stream"] = stream
+        return interface
 
 
 @overload

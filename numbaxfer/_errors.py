@@ -8,6 +8,7 @@ from __future__ import annotations
 
 __all__ = [
     "BorrowError",
+    "CrossStreamError",
     "OwnershipError",
     "PageableMemoryError",
     "StreamClosedError",
@@ -41,6 +42,12 @@ class BorrowError(OwnershipError):
 class StreamClosedError(OwnershipError):
     """Work was enqueued on a closed stream, or a stream with unfinished transfers
     was closed."""
+
+
+class CrossStreamError(OwnershipError):
+    """A strict stream (``nx.stream(strict=True)``) was asked to use a device array
+    whose earlier work is on another stream: numbaxfer would otherwise have inserted an
+    event wait. Raised before anything is enqueued."""
 
 
 class PageableMemoryError(TypeError):

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import numpy as np
 
 from ._backend import Backend, get_backend
 from ._device import DeviceArray
-from ._errors import PageableMemoryError, StreamClosedError, where
+from ._errors import CrossStreamError, PageableMemoryError, StreamClosedError, where
 from ._host import PinnedArray, _LendScope
+from ._kernel import READ, WRITE, Kernel
 from ._ownership import BorrowFlag, Consumed, Lent, MoveRecord, Owned, caller_site
 from ._transfer import Transfer, describe
 
@@ -27,10 +28,12 @@ _numbers = itertools.count(1)
 class _StreamCore:
     """What the owner and every lent handle of one stream share."""
 
-    __slots__ = ("backend", "closed_at", "label", "pending", "raw", "tail")
+    __slots__ = ("backend", "closed_at", "label", "pending", "raw", "strict", "tail")
 
-    def __init__(self, backend: Backend, label: str) -> None:
+    def __init__(self, backend: Backend, label: str, strict: bool = False) -> None:
         self.backend = backend
+        #: Raise CrossStreamError instead of inserting a cross-stream event wait.
+        self.strict = strict
         self.raw: Any = backend.new_stream()
         self.label = label
         #: Transfers started here that hold host memory and are not completed:
@@ -165,29 +168,68 @@ class Stream(Generic[Cap]):
         return Transfer._start(self, "copy", None, event, None, f"{src.label} -> {to.label}")
 
     # -- kernels -------------------------------------------------------------
+    @overload
+    def launch(
+        self,
+        kernel: Kernel,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        *args: DeviceArray[Lent, Any] | complex | np.generic,
+    ) -> None: ...
+    @overload
     def launch(
         self,
         kernel: Any,
         griddim: int | tuple[int, ...],
         blockdim: int | tuple[int, ...],
         *args: DeviceArray[Owned, Any] | complex | np.generic,
+    ) -> None: ...
+    def launch(
+        self,
+        kernel: Any,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        *args: DeviceArray[Any, Any] | complex | np.generic,
     ) -> None:
         """Launch a ``numba.cuda.jit`` kernel on this stream.
 
-        Device arrays are passed as numba device arrays. A kernel may write any array
-        argument, so each must be owned (not lent) and not freed; host arrays are
-        refused (upload them first). Work on other streams that touched an argument is
-        ordered before the launch by an event wait on the device.
+        With a plain numba kernel, every device-array argument may be written, so each
+        must be owned (not lent). With an :func:`nx.kernel` (declared intents), arrays
+        for ``reads`` parameters may be ``Lent`` and are ordered as reads. Host arrays
+        are refused (upload them first). Work on other streams that touched an argument
+        is ordered before the launch by an event wait on the device (rule 4).
         """
         site = caller_site()
         self._check_open("launch()", site)
-        orders: list[DeviceOrder] = []
+        intents: tuple[int, ...] | None = None
+        dispatcher = kernel
+        if isinstance(kernel, Kernel):
+            intents, dispatcher = kernel.intents, kernel.dispatcher
+            if len(args) != len(intents):
+                raise TypeError(
+                    f"launch() at {where(site)}: {kernel.name} takes {len(intents)} "
+                    f"arguments ({', '.join(kernel.params)}), got {len(args)}"
+                )
+        uses: list[tuple[DeviceOrder, bool]] = []
         raw_args: list[Any] = []
         for i, arg in enumerate(args):
             if isinstance(arg, DeviceArray):
                 _check_same_backend(arg, "launch", f"argument {i}", self._backend)
-                arg._flag.check_writable(f"pass to a kernel (argument {i})", site)
-                orders.append(arg._order)
+                intent = WRITE if intents is None else intents[i]
+                if intent == WRITE:
+                    arg._flag.check_writable(
+                        f"pass to a kernel that writes it (argument {i})", site
+                    )
+                elif intent == READ:
+                    arg._flag.check_read(f"pass to a kernel (argument {i})")
+                else:
+                    assert isinstance(kernel, Kernel)
+                    raise TypeError(
+                        f"launch() at {where(site)}: {kernel.name}'s parameter "
+                        f"{kernel.params[i]!r} got a device array but is declared neither in "
+                        "reads nor in writes. Declare it: nx.kernel(reads=[...], writes=[...])."
+                    )
+                uses.append((arg._order, intent == WRITE))
                 raw_args.append(self._backend.kernel_arg(arg._buf))
             elif isinstance(arg, (PinnedArray, np.ndarray)):
                 raise TypeError(
@@ -197,9 +239,9 @@ class Stream(Generic[Cap]):
                 )
             else:
                 raw_args.append(arg)
-        for order in orders:
-            self._order(order, writes=True)
-        self._backend.launch(self._core.raw, kernel, griddim, blockdim, raw_args)
+        for order, writes in uses:
+            self._order(order, writes=writes)
+        self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
 
     # -- host synchronization ------------------------------------------------
     def synchronize(self) -> None:
@@ -253,19 +295,36 @@ class Stream(Generic[Cap]):
             )
 
     def _order(self, order: DeviceOrder, *, writes: bool) -> None:
-        """Order this stream's next work after other streams' work on one array."""
+        """Order this stream's next work after other streams' work on one array.
+
+        Same-stream work needs nothing (stream order). Otherwise this stream waits, on
+        the device, for the last writer (reads and writes) and for the readers since
+        (writes); a strict stream raises instead.
+        """
         core = self._core
         writer = order.writer
         if writer is not None and writer is not core:
+            if core.strict:
+                self._refuse_cross_stream(order, writer, "written")
             core.wait_for(writer)
         if writes:
             for reader in order.readers:
                 if reader is not core and reader is not writer:
+                    if core.strict:
+                        self._refuse_cross_stream(order, reader, "read")
                     core.wait_for(reader)
             order.writer = core
             order.readers = []
         elif writer is not core and core not in order.readers:
             order.readers.append(core)
+
+    def _refuse_cross_stream(self, order: DeviceOrder, other: _StreamCore, how: str) -> None:
+        raise CrossStreamError(
+            f"{self.label} is strict and {order.label} was last {how} on {other.label}: "
+            "using it here needs a cross-stream wait. Do that work on one stream, or wait "
+            "for it explicitly, or create this stream without strict=True to let numbaxfer "
+            "insert the event wait."
+        )
 
     def _finish(self, kind: str, host: PinnedArray[Any, Any], move: MoveRecord) -> Transfer[Any]:
         try:
@@ -277,10 +336,16 @@ class Stream(Generic[Cap]):
         return Transfer._start(self, kind, host, event, move)
 
 
-def stream() -> Stream[Owned]:
-    """Create a CUDA stream, owned by the caller (``close()`` it when done)."""
+def stream(*, strict: bool = False) -> Stream[Owned]:
+    """Create a CUDA stream, owned by the caller (``close()`` it when done).
+
+    Work here that uses a device array last touched on another stream is ordered after
+    that work by an event wait on the device. ``strict=True`` raises
+    :class:`CrossStreamError` instead, to find cross-stream dependencies you did not
+    mean to have.
+    """
     label = f"Stream#{next(_numbers)}"
-    return Stream._adopt(_StreamCore(get_backend(), label), label)
+    return Stream._adopt(_StreamCore(get_backend(), label, strict), label)
 
 
 def _check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:

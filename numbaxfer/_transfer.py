@@ -29,13 +29,19 @@ _PENDING: Final = 0
 _COMPLETING: Final = 1
 _COMPLETED: Final = 2
 
-# Host buffers of transfers dropped before completion, kept alive (and reachable from
-# no handle, so unusable) until their copy has really finished.
-_orphans: list[tuple[Backend, Any, NDArray[Any] | None]] = []
+# Memory kept alive (and reachable from no handle, so unusable) until the work using it
+# has really finished: host buffers of transfers dropped before completion, device
+# arrays freed while work on them was pending.
+_orphans: list[tuple[Backend, Any, Any]] = []
 
 
 def describe(kind: str, number: int, what: str, stream: str) -> str:
     return f"{kind}#{number} of {what} on {stream}"
+
+
+def keep_alive(backend: Backend, event: Any, obj: Any) -> None:
+    """Hold ``obj`` (host or device memory) until ``event`` has completed."""
+    _orphans.append((backend, event, obj))
 
 
 def reap_orphans() -> None:

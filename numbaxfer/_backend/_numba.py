@@ -54,6 +54,17 @@ class NumbaBackend:
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
 
+    def array_interface(self, device_buffer: Any) -> dict[str, Any]:
+        if self.simulated:
+            raise TypeError(
+                "__cuda_array_interface__ needs a real GPU: numba's simulator has no device "
+                "pointers to share."
+            )
+        return dict(self.kernel_arg(device_buffer).__cuda_array_interface__)
+
+    def stream_handle(self, stream: Any) -> int | None:
+        return int(stream.handle) or None
+
     # -- streams -------------------------------------------------------------
     def new_stream(self) -> Any:
         return cuda.stream()
@@ -177,6 +188,9 @@ class BindingsBackend(NumbaBackend):
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer.array
+
+    def stream_handle(self, stream: Any) -> int | None:
+        return int(stream.handle) or None
 
     def new_stream(self) -> Any:
         return _StreamHandle(cuda.stream())
