@@ -31,12 +31,16 @@ from ._errors import (
     OwnershipError,
     PageableMemoryError,
     StreamClosedError,
+    UnfinishedTransferError,
     UseAfterTransferError,
 )
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._kernel import Kernel, kernel
+from ._mapped import MappedArray, Mapping, mapped_array
 from ._ownership import Consumed, Lent, Owned
 from ._pipeline import Pipeline, PipelineRun
+from ._pool import PinnedPool
+from ._scope import PinnedScope, pinned
 from ._stream import Stream, stream
 from ._transfer import Transfer
 
@@ -50,17 +54,24 @@ __all__ = [
     "Kernel",
     "Lent",
     "OwnershipError",
+    "MappedArray",
+    "Mapping",
     "Owned",
     "PageableMemoryError",
     "PinnedArray",
+    "PinnedPool",
+    "PinnedScope",
     "Pipeline",
     "PipelineRun",
     "Stream",
     "StreamClosedError",
     "Transfer",
+    "UnfinishedTransferError",
     "UseAfterTransferError",
     "device_array",
     "kernel",
+    "mapped_array",
+    "pinned",
     "pinned_array",
     "pinned_copy",
     "stream",

@@ -12,6 +12,7 @@ __all__ = [
     "OwnershipError",
     "PageableMemoryError",
     "StreamClosedError",
+    "UnfinishedTransferError",
     "UseAfterTransferError",
 ]
 
@@ -42,6 +43,11 @@ class BorrowError(OwnershipError):
 class StreamClosedError(OwnershipError):
     """Work was enqueued on a closed stream, or a stream with unfinished transfers
     was closed."""
+
+
+class UnfinishedTransferError(OwnershipError):
+    """A scope ended (``nx.pinned`` block, ``nx.mapped`` work) while a transfer still
+    uses its memory. The memory stays alive and pinned until the copy has finished."""
 
 
 class CrossStreamError(OwnershipError):

@@ -32,13 +32,15 @@ class PinnedArray(Generic[Cap, DT]):
     has finished. Create one with :func:`pinned_array` or :func:`pinned_copy`.
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_owner")
+    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_owner", "_scope")
 
     _backend: Backend
     _buf: NDArray[DT]
     _flag: BorrowFlag
     _mem: Any  # what the backend's copies take (see Backend.host_memory)
     _owner: PinnedArray[Any, DT] | None
+    #: For memory pinned in place by ``nx.pinned(array)``: the scope that unpins it.
+    _scope: Any
 
     def __init__(self) -> None:
         raise TypeError(
@@ -65,6 +67,7 @@ class PinnedArray(Generic[Cap, DT]):
         self._mem = mem
         self._flag = BorrowFlag(label, lent_at)
         self._owner = owner
+        self._scope = None if owner is None else owner._scope
         return self
 
     # -- metadata (allowed in any state: it touches no memory) ---------------

@@ -11,7 +11,7 @@ memory belongs to the run until ``run.wait()`` hands both arrays back.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import Any, Generic, TypeVar
 
 import numpy as np
@@ -52,6 +52,16 @@ class PipelineRun(Generic[DT]):
     def wait(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
         """Block until the last chunk is home; return both arrays, owned again."""
         return self._src.wait(), self._dst.wait()
+
+    def __await__(
+        self,
+    ) -> Generator[Any, None, tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]]:
+        """``src, dst = await run`` (see ``Transfer.__await__``)."""
+        return self._wait_async().__await__()
+
+    async def _wait_async(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
+        src = await self._src
+        return src, await self._dst
 
 
 class Pipeline(Generic[DT]):

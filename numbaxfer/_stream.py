@@ -17,6 +17,7 @@ from ._transfer import Transfer, describe
 
 if TYPE_CHECKING:
     from ._device import DeviceOrder
+    from ._mapped import MappedArray, Mapping
 
 __all__ = ["Stream", "stream"]
 
@@ -242,6 +243,17 @@ class Stream(Generic[Cap]):
         for order, writes in uses:
             self._order(order, writes=writes)
         self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
+
+    def map(self, host: Consumed[MappedArray[Owned, DT]]) -> Mapping[DT]:
+        """Hand mapped host memory to kernels, without a copy.
+
+        ``host`` MOVES into the returned :class:`Mapping`; launch kernels with
+        ``mapping.device`` (on this or any stream); ``host = mapping.wait()`` waits for
+        exactly the work that used it and gives the array back.
+        """
+        from ._mapped import map_to_device
+
+        return map_to_device(self, host)
 
     # -- host synchronization ------------------------------------------------
     def synchronize(self) -> None:

@@ -7,6 +7,7 @@ import contextlib
 import itertools
 import threading
 import warnings
+from collections.abc import Generator
 from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 from numpy.typing import NDArray
@@ -86,6 +87,7 @@ class Transfer(Generic[T]):
         "_mem",
         "_move",
         "_number",
+        "_scope",
         "_state",
         "_waited_at",
     )
@@ -98,6 +100,7 @@ class Transfer(Generic[T]):
     _host: str  # the moved array's name, or for a device copy what it copies
     _kind: str
     _number: int
+    _scope: Any  # the nx.pinned() scope of the moved array, if any
     _move: MoveRecord | None
     _state: int
     _waited_at: tuple[str, int] | None
@@ -130,8 +133,11 @@ class Transfer(Generic[T]):
             self._buf, self._mem = host._buf, host._mem
             self._host = host._flag.name
             core.pending[number] = (kind, self._host)
+            scope = self._scope = host._scope
+            if scope is not None:
+                scope.inflight[number] = (event, describe(kind, number, self._host, core.label))
         else:
-            self._buf = self._mem = None
+            self._buf = self._mem = self._scope = None
             self._host = what
         if move is not None:
             move.transfer = f"{kind}#{number}"
@@ -193,9 +199,27 @@ class Transfer(Generic[T]):
             if self._move is not None:
                 self._move.returned_at = site
             result = PinnedArray._adopt(self._backend, self._buf, self._host, None, self._mem)
+            scope = self._scope
+            if scope is not None:
+                scope.returned(self._number, result)
             self._buf = self._mem = None
         self._state = _COMPLETED
         return result  # type: ignore[no-any-return]
+
+    def __await__(self) -> Generator[Any, None, T]:
+        """``host = await transfer``: completes it without blocking the event loop.
+
+        On a GPU the event is waited for in a worker thread (the driver call releases
+        the GIL), not polled; on the simulator and the emulator it completes inline.
+        """
+        return self._wait_async().__await__()
+
+    async def _wait_async(self) -> T:
+        if not getattr(self._backend, "simulated", True) and self._state == _PENDING:
+            import asyncio
+
+            await asyncio.to_thread(self._backend.sync_event, self._event)
+        return self.wait()
 
     def __del__(self) -> None:
         try:
@@ -204,7 +228,11 @@ class Transfer(Generic[T]):
             return
         if state == _COMPLETED or self._buf is None:
             return
-        _orphans.append((self._backend, self._event, self._buf))
+        keep: Any = self._buf
+        if self._scope is not None:  # keep the memory pinned, too, until the copy is done
+            keep = (self._buf, self._scope.pin)
+            self._scope.inflight.pop(self._number, None)
+        _orphans.append((self._backend, self._event, keep))
         self._core.pending.pop(self._number, None)
         warnings.warn(
             f"{self.label} was garbage-collected without being completed. Its host memory "

@@ -51,6 +51,26 @@ class NumbaBackend:
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
 
+    def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
+        """Mapped host memory: (host numpy array, device buffer) over the same bytes."""
+        mapped: Any = cuda.mapped_array(shape, dtype=dtype)
+        if self.simulated:  # the simulator's FakeCUDAArray wraps a numpy array
+            return mapped._ary, mapped
+        return mapped.view(np.ndarray), self._device_token(mapped)
+
+    def _device_token(self, array: Any) -> Any:
+        return array
+
+    def pin(self, array: NDArray[Any]) -> Any:
+        """Page-lock ``array`` in place; unpinned when the returned object is dropped."""
+        if self.simulated:
+            return object()
+        from numba.cuda.cudadrv import driver
+
+        return cuda.current_context().mempin(
+            array, driver.host_pointer(array), driver.host_memory_size(array), mapped=False
+        )
+
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
 
@@ -182,6 +202,9 @@ class BindingsBackend(NumbaBackend):
     # memory: numba allocates; we remember the pointers
     def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
         return _DeviceMemory(cuda.device_array(shape, dtype=dtype))
+
+    def _device_token(self, array: Any) -> Any:
+        return _DeviceMemory(array)
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return (buf, int(buf.ctypes.data), int(buf.nbytes))
