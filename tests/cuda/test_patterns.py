@@ -36,9 +36,9 @@ def test_pinned_scope_refuses_to_end_under_an_unfinished_transfer() -> None:
     a = np.ones(N, np.float32)
     s = nx.stream()
     before = orphan_count()
-    with pytest.raises(nx.UnfinishedTransferError, match=r"upload#\d+ of PinnedArray#scoped"):
-        with nx.pinned(a) as h:
-            up = s.upload(h, to=nx.device_array(N, np.float32))
+    unfinished = pytest.raises(nx.UnfinishedTransferError, match=r"upload#\d+ of PinnedArray")
+    with unfinished, nx.pinned(a) as h:
+        up = s.upload(h, to=nx.device_array(N, np.float32))
     assert orphan_count() >= before  # kept pinned until the copy finished (at once here)
     late = up.wait()  # the copy is complete; the handle belongs to an ended scope
     with pytest.raises(nx.BorrowError, match="has ended"):
@@ -48,10 +48,9 @@ def test_pinned_scope_refuses_to_end_under_an_unfinished_transfer() -> None:
 def test_exception_in_the_block_keeps_its_own_error_and_the_memory() -> None:
     a = np.ones(N, np.float32)
     s = nx.stream()
-    with pytest.raises(KeyError) as err:
-        with nx.pinned(a) as h:
-            up = s.upload(h, to=nx.device_array(N, np.float32))
-            raise KeyError("user error")
+    with pytest.raises(KeyError) as err, nx.pinned(a) as h:
+        up = s.upload(h, to=nx.device_array(N, np.float32))
+        raise KeyError("user error")
     if sys.version_info >= (3, 11):
         assert any("unfinished transfer" in note for note in err.value.__notes__)
     up.wait()

@@ -218,9 +218,9 @@ def test_launch_refuses_host_memory_and_lent_device_arrays() -> None:
     s = nx.stream()
     dev = nx.device_array(N, np.float32)
     with pytest.raises(TypeError, match="host memory"):
-        s.launch(add_one, 8, 128, filled(1.0))  # type: ignore[arg-type]
+        s.launch(add_one, 8, 128, filled(1.0))  # type: ignore[call-overload]
     with pytest.raises(TypeError, match="host memory"):
-        s.launch(add_one, 8, 128, np.zeros(N, np.float32))  # type: ignore[arg-type]
+        s.launch(add_one, 8, 128, np.zeros(N, np.float32))  # type: ignore[call-overload]
     with dev.lend() as view, pytest.raises(nx.BorrowError, match="read-only"):
         s.launch(add_one, 8, 128, view)  # type: ignore[arg-type]
 
