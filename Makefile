@@ -39,14 +39,17 @@ typecheck: $(DEPS)
 	$(PY) -m mypy --config-file mypy.ini
 
 # The CPU suite: numba's simulator, the emulator, the mypy cases. On a GPU host the
-# same suite runs on the GPU with the gpu tests, then a simulator pass for the
-# emulator tests (numba picks GPU or simulator once per process).
+# same suite runs on the GPU (fast path) with the gpu tests, again with the fast path
+# off, then a simulator pass for the emulator tests (numba picks GPU or simulator once
+# per process).
 pytest: $(DEPS)
 	$(PY) -m pytest
 	@if $(PY) -c 'import sys; from numbaxfer._backend import gpu_present; sys.exit(not gpu_present())' \
 	    && [ "$$NUMBA_ENABLE_CUDASIM" != 1 ]; then \
-	  echo "GPU host: simulator pass for the emulator tests"; \
-	  NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest tests/emulator tests/unit; \
+	  echo "GPU host: the numba-methods path (fast path off) on the GPU"; \
+	  NUMBAXFER_FASTPATH=0 $(PY) -m pytest -q tests/cuda tests/gpu || exit 1; \
+	  echo "GPU host: simulator pass for the emulator and property tests"; \
+	  NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest -q tests/emulator tests/property tests/unit || exit 1; \
 	fi
 
 # The mypy case corpus again on the oldest supported mypy (a second venv; skipped
