@@ -30,12 +30,14 @@ class DeviceOrder:
     make cross-stream uses wait on the device (see ``Stream._order``).
     """
 
-    __slots__ = ("label", "readers", "writer")
+    __slots__ = ("label", "readers", "writer", "writer_epoch")
 
     def __init__(self, label: str) -> None:
         self.label = label
         self.writer: _StreamCore | None = None
-        self.readers: list[_StreamCore] = []
+        self.writer_epoch = 0
+        #: stream -> its epoch when it read (see ``_StreamCore.epoch``)
+        self.readers: dict[_StreamCore, int] = {}
 
 
 class DeviceArray(Generic[Cap, DT]):

@@ -15,7 +15,6 @@ from typing import Any, Generic, TypeVar, overload
 import numpy as np
 from numpy.typing import DTypeLike
 
-from ._errors import where
 from ._host import PinnedArray, pinned_array
 from ._ownership import Consumed, MoveRecord, Owned, caller_site
 from ._transfer import Transfer
@@ -29,7 +28,8 @@ class PinnedPool(Generic[DT]):
     """``count`` pinned buffers of one shape and dtype, allocated once.
 
     * ``take()``: an owned buffer no copy is using (waits for the oldest recycled
-      transfer if none is free; ``block=False`` returns None instead);
+      transfer if none is free, or for a ``give``/``recycle`` from another thread;
+      ``block=False`` returns None instead);
     * ``give(buf)``: ``buf`` MOVES back into the pool now;
     * ``recycle(transfer)``: the transfer (and the buffer it holds) MOVES into the pool,
       which completes it when it has finished: ``take()`` hands the buffer out again.
@@ -46,7 +46,7 @@ class PinnedPool(Generic[DT]):
     def __init__(self, count: int, shape: int | tuple[int, ...], dtype: DTypeLike) -> None:
         if count <= 0:
             raise ValueError(f"PinnedPool needs count > 0, got {count}")
-        self._lock = threading.Lock()
+        self._cond = threading.Condition(threading.Lock())
         self._free: deque[PinnedArray[Owned, DT]] = deque(
             pinned_array(shape, dtype) for _ in range(count)
         )
@@ -58,28 +58,46 @@ class PinnedPool(Generic[DT]):
         """Buffers free now (not counting recycled transfers)."""
         return len(self._free)
 
-    def take(self, *, block: bool = True) -> PinnedArray[Owned, DT] | None:
-        """An owned buffer whose last copy has finished. Blocks on the oldest recycled
-        transfer's own event (not a stream) when none is free, unless ``block=False``."""
-        with self._lock:
-            if self._free:
-                return self._free.popleft()
-            for i, transfer in enumerate(self._recycled):
-                if transfer.done():
-                    del self._recycled[i]
-                    return transfer.wait()
-            if not self._recycled:
+    def take(
+        self, *, block: bool = True, timeout: float | None = None
+    ) -> PinnedArray[Owned, DT] | None:
+        """An owned buffer whose last copy has finished.
+
+        Free buffers first, then any recycled transfer that is done. Otherwise, with
+        ``block=True``, waits on the oldest recycled transfer's own event (not a stream),
+        or, if every buffer is out with its users, until one is given or recycled
+        (``timeout`` seconds at most, then TimeoutError). ``block=False`` returns None.
+        """
+        with self._cond:
+            while True:
+                if self._free:
+                    return self._free.popleft()
+                for i, transfer in enumerate(self._recycled):
+                    if transfer.done():
+                        del self._recycled[i]
+                        return transfer.wait()
                 if not block:
                     return None
-                raise RuntimeError(
-                    f"PinnedPool.take() at {where(caller_site())}: all {self.count} buffers are "
-                    "out with their users and none was recycled; give() or recycle() one "
-                    "first (or make the pool larger)."
-                )
-            if not block:
-                return None
-            oldest = self._recycled.popleft()
+                if self._recycled:
+                    oldest = self._recycled.popleft()
+                    break
+                if not self._cond.wait(timeout):
+                    raise TimeoutError(
+                        f"PinnedPool.take(): none of its {self.count} buffers came back within "
+                        f"{timeout} s; give() or recycle() them when done (or enlarge the pool)."
+                    )
         return oldest.wait()
+
+    def drain(self) -> None:
+        """Complete every recycled transfer (waiting for each one's own event) and put
+        its buffer back: call before dropping the pool, so nothing is left in flight."""
+        with self._cond:
+            pending = list(self._recycled)
+            self._recycled.clear()
+        done = [t.wait() for t in pending]
+        with self._cond:
+            self._free.extend(done)
+            self._cond.notify_all()
 
     def give(self, buf: Consumed[PinnedArray[Owned, DT]]) -> None:
         """Put ``buf`` back now (it MOVES: the caller may not use it again)."""
@@ -88,8 +106,9 @@ class PinnedPool(Generic[DT]):
         fresh: PinnedArray[Owned, DT] = PinnedArray._adopt(
             buf._backend, buf._buf, buf._flag.name, None, buf._mem
         )
-        with self._lock:
+        with self._cond:
             self._free.append(fresh)
+            self._cond.notify()
 
     def recycle(self, transfer: Consumed[Transfer[PinnedArray[Owned, DT]]]) -> None:
         """Hand a transfer that holds one of the pool's buffers to the pool, which
@@ -97,8 +116,9 @@ class PinnedPool(Generic[DT]):
         if not isinstance(transfer, Transfer) or transfer._buf is None:
             raise TypeError("recycle() takes an unfinished transfer of one of this pool's buffers")
         self._check_member(transfer)
-        with self._lock:
+        with self._cond:
             self._recycled.append(transfer)
+            self._cond.notify()
 
     def _check_member(self, obj: Any) -> None:
         buf = obj._buf

@@ -29,12 +29,26 @@ _numbers = itertools.count(1)
 class _StreamCore:
     """What the owner and every lent handle of one stream share."""
 
-    __slots__ = ("backend", "closed_at", "label", "pending", "raw", "strict", "tail")
+    __slots__ = (
+        "backend",
+        "closed_at",
+        "epoch",
+        "label",
+        "pending",
+        "raw",
+        "strict",
+        "synced",
+        "tail",
+    )
 
     def __init__(self, backend: Backend, label: str, strict: bool = False) -> None:
         self.backend = backend
         #: Raise CrossStreamError instead of inserting a cross-stream event wait.
         self.strict = strict
+        #: Counts this stream's uses of device arrays; ``synced[other]`` is the epoch of
+        #: ``other`` that this stream has already waited for on the device.
+        self.epoch = 0
+        self.synced: dict[_StreamCore, int] = {}
         self.raw: Any = backend.new_stream()
         self.label = label
         #: Transfers started here that hold host memory and are not completed:
@@ -47,6 +61,7 @@ class _StreamCore:
 
     def wait_for(self, other: _StreamCore) -> None:
         """Make later work here wait, on the device, for all work enqueued on ``other``."""
+        self.synced[other] = other.epoch
         if other.closed_at is not None:
             self.backend.wait_event(self.raw, other.tail)
             return
@@ -244,6 +259,19 @@ class Stream(Generic[Cap]):
             self._order(order, writes=writes)
         self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
 
+    def wait_for(self, other: Stream[Any]) -> None:
+        """Make work enqueued here from now on wait, on the device (an event wait, no
+        host sync), for all work enqueued on ``other`` so far.
+
+        numbaxfer inserts these waits itself where device arrays need them; call this to
+        state a dependency explicitly, e.g. before using on a strict stream an array that
+        ``other`` wrote.
+        """
+        site = caller_site()
+        self._check_open("wait_for()", site)
+        if other._core is not self._core:
+            self._core.wait_for(other._core)
+
     def map(self, host: Consumed[MappedArray[Owned, DT]]) -> Mapping[DT]:
         """Hand mapped host memory to kernels, without a copy.
 
@@ -309,33 +337,41 @@ class Stream(Generic[Cap]):
     def _order(self, order: DeviceOrder, *, writes: bool) -> None:
         """Order this stream's next work after other streams' work on one array.
 
-        Same-stream work needs nothing (stream order). Otherwise this stream waits, on
-        the device, for the last writer (reads and writes) and for the readers since
-        (writes); a strict stream raises instead.
+        Same-stream work needs nothing (stream order), nor does work this stream has
+        already waited for. Otherwise this stream waits, on the device, for the last
+        writer (reads and writes) and for the readers since (writes); a strict stream
+        raises instead.
         """
         core = self._core
+        synced = core.synced
         writer = order.writer
-        if writer is not None and writer is not core:
+        if (
+            writer is not None
+            and writer is not core
+            and synced.get(writer, -1) < order.writer_epoch
+        ):
             if core.strict:
                 self._refuse_cross_stream(order, writer, "written")
             core.wait_for(writer)
+        core.epoch += 1
         if writes:
-            for reader in order.readers:
-                if reader is not core and reader is not writer:
+            for reader, epoch in order.readers.items():
+                if reader is not core and reader is not writer and synced.get(reader, -1) < epoch:
                     if core.strict:
                         self._refuse_cross_stream(order, reader, "read")
                     core.wait_for(reader)
             order.writer = core
-            order.readers = []
-        elif writer is not core and core not in order.readers:
-            order.readers.append(core)
+            order.writer_epoch = core.epoch
+            order.readers = {}
+        elif writer is not core:
+            order.readers[core] = core.epoch
 
     def _refuse_cross_stream(self, order: DeviceOrder, other: _StreamCore, how: str) -> None:
         raise CrossStreamError(
             f"{self.label} is strict and {order.label} was last {how} on {other.label}: "
-            "using it here needs a cross-stream wait. Do that work on one stream, or wait "
-            "for it explicitly, or create this stream without strict=True to let numbaxfer "
-            "insert the event wait."
+            "using it here needs a cross-stream wait. Do that work on one stream, or state the "
+            f"dependency with `stream.wait_for(other)`, or create this stream without "
+            "strict=True to let numbaxfer insert the event wait."
         )
 
     def _finish(self, kind: str, host: PinnedArray[Any, Any], move: MoveRecord) -> Transfer[Any]:
@@ -377,8 +413,9 @@ def _check_host(x: object, op: str, param: str, backend: Backend) -> None:
         raise PageableMemoryError(
             f"{op}(): {param} is an ordinary numpy array (pageable memory, shape {x.shape}, "
             f"{x.dtype}). An asynchronous copy needs page-locked memory; numbaxfer does not "
-            "stage it silently. Pin it once with nx.pinned_copy(array) (one host copy) or "
-            "allocate with nx.pinned_array(shape, dtype) and fill it in a write() block."
+            "stage it silently. Pin it once with nx.pinned_copy(array) (one host copy), pin it "
+            "in place for a block with `with nx.pinned(array) as h:`, or allocate with "
+            "nx.pinned_array(shape, dtype) and fill it in a write() block."
         )
     if isinstance(x, DeviceArray):
         raise TypeError(

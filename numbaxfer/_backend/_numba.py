@@ -56,7 +56,8 @@ class NumbaBackend:
         mapped: Any = cuda.mapped_array(shape, dtype=dtype)
         if self.simulated:  # the simulator's FakeCUDAArray wraps a numpy array
             return mapped._ary, mapped
-        return mapped.view(np.ndarray), self._device_token(mapped)
+        # np.ndarray.view, not numba's DeviceNDArray.view that MappedNDArray inherits first
+        return np.ndarray.view(mapped, np.ndarray), self._device_token(mapped)
 
     def _device_token(self, array: Any) -> Any:
         return array

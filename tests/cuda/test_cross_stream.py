@@ -114,3 +114,35 @@ def test_freed_device_array_refuses_use() -> None:
     dev.free()
     with pytest.raises(nx.UseAfterTransferError, match="freed"):
         s.launch(add_one, 1, N, dev)
+
+
+def test_strict_stream_accepts_an_explicit_wait() -> None:
+    a, b = nx.stream(), nx.stream(strict=True)
+    dev = uploaded(1.0, a)
+    b.wait_for(a)  # the dependency, stated
+    b.launch(add_one, 1, N, dev)
+    a.launch(add_one, 1, N, dev)  # a was not told about b's write: a non-strict wait
+    assert (host_of(dev, a) == 3.0).all()
+    with pytest.raises(nx.CrossStreamError):
+        b.launch(add_one, 1, N, dev)  # a wrote again since b's wait
+
+
+def test_one_cross_stream_wait_covers_later_uses() -> None:
+    a, b = nx.stream(), nx.stream()
+    dev = uploaded(1.0, a)
+    backend = b._backend
+    waits: list[object] = []
+    original = backend.wait_event
+
+    def counting(stream: object, event: object) -> None:
+        waits.append(stream)
+        original(stream, event)
+
+    backend.wait_event = counting  # type: ignore[method-assign]
+    try:
+        for _ in range(3):
+            b.launch(add_one, 1, N, dev)
+    finally:
+        del backend.wait_event
+    assert len(waits) == 1
+    assert (host_of(dev, b) == 4.0).all()
