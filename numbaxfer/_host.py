@@ -139,7 +139,10 @@ class PinnedArray(Generic[Cap, DT]):
         Refused while lent, in a write block or moved; afterwards every use raises.
         """
         self._flag.move(MoveRecord("free", "", caller_site()))
-        self._buf = np.empty((0,) * self._buf.ndim, dtype=self._buf.dtype)
+        # Drop the memory; keep shape and dtype (a zero-byte broadcast) so that later
+        # uses report the free, not a shape mismatch.
+        self._buf = np.broadcast_to(np.empty((), dtype=self._buf.dtype), self._buf.shape)
+        self._mem = None
 
 
 class _WriteScope(Generic[DT]):

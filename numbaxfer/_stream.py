@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 import numpy as np
@@ -177,6 +178,8 @@ class Stream(Generic[Cap]):
         _check_match(src, to, "copy")
         src._flag.check_read("copy() from")
         to._flag.check_writable("copy() into", site)
+        if self._core.strict:
+            self._check_strict(((src._order, False), (to._order, True)))
         self._order(src._order, writes=False)
         self._order(to._order, writes=True)
         self._backend.copy_dtod(self._core.raw, to._buf, src._buf)
@@ -255,6 +258,8 @@ class Stream(Generic[Cap]):
                 )
             else:
                 raw_args.append(arg)
+        if self._core.strict:
+            self._check_strict(uses)
         for order, writes in uses:
             self._order(order, writes=writes)
         self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
@@ -365,6 +370,27 @@ class Stream(Generic[Cap]):
             order.readers = {}
         elif writer is not core:
             order.readers[core] = core.epoch
+
+    def _check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
+        """A strict stream refuses before it changes anything: check every use first."""
+        core = self._core
+        synced = core.synced
+        for order, writes in uses:
+            writer = order.writer
+            if (
+                writer is not None
+                and writer is not core
+                and synced.get(writer, -1) < order.writer_epoch
+            ):
+                self._refuse_cross_stream(order, writer, "written")
+            if writes:
+                for reader, epoch in order.readers.items():
+                    if (
+                        reader is not core
+                        and reader is not writer
+                        and synced.get(reader, -1) < epoch
+                    ):
+                        self._refuse_cross_stream(order, reader, "read")
 
     def _refuse_cross_stream(self, order: DeviceOrder, other: _StreamCore, how: str) -> None:
         raise CrossStreamError(
