@@ -71,7 +71,7 @@ def test_mapped_array_moves_to_the_kernels_and_comes_back() -> None:
         a[:] = 1.0
     mapping = s.map(m)
     with pytest.raises(nx.UseAfterTransferError, match="map"):
-        m.read()
+        m.read()  # type: ignore[use-after-transfer]
     s.launch(add_one, 1, N, mapping.device)
     assert mapping.racy_peek().shape == (N,)  # deliberate, documented, racy
     m = mapping.wait()
@@ -112,12 +112,12 @@ def test_pool_hands_out_only_finished_buffers() -> None:
     assert a is not None and b is not None and pool.take(block=False) is None
     pool.recycle(s.download(dev, into=a))  # a moves with its transfer into the pool
     with pytest.raises(nx.UseAfterTransferError):
-        a.read()
+        a.read()  # type: ignore[use-after-transfer]
     again = pool.take()  # the download has finished (or take() waits for its event)
     assert again is not None and again.read().shape == (N,)
     pool.give(b)
     with pytest.raises(nx.UseAfterTransferError):
-        b.read()
+        b.read()  # type: ignore[use-after-transfer]
     with pytest.raises(ValueError, match="not one of this pool"):
         pool.give(nx.pinned_array(N, np.float32))
     assert len(pool) == 1

@@ -36,7 +36,7 @@ def test_arrays_belong_to_the_run_until_wait() -> None:
     pipe = nx.Pipeline(CHUNK, np.float32)
     src, dst = source(), nx.pinned_array(TOTAL, np.float32)
     run = pipe.map(src, into=dst, step=step)
-    for moved in (src, dst):
+    for moved in (src, dst):  # type: ignore[use-after-transfer]
         with pytest.raises(nx.UseAfterTransferError, match="pipeline#"):
             moved.read()
     with pytest.raises(nx.StreamClosedError, match="pipeline#"):
@@ -53,10 +53,10 @@ def test_bad_input_is_refused_and_nothing_moves() -> None:
         pipe.map(src, into=nx.pinned_array(TOTAL + 1, np.float32), step=step)
     with pytest.raises(ValueError, match="dtype"):
         # (numpy's stubs let float64 pass for float32 statically: caught at run time)
-        pipe.map(src, into=nx.pinned_array(TOTAL, np.float64), step=step)
+        pipe.map(src, into=nx.pinned_array(TOTAL, np.float64), step=step)  # type: ignore[use-after-transfer]
     with pytest.raises(nx.PageableMemoryError):
-        pipe.map(src, into=np.zeros(TOTAL, np.float32), step=step)  # type: ignore[arg-type]
-    assert src.read()[5] == 5.0  # still owned
+        pipe.map(src, into=np.zeros(TOTAL, np.float32), step=step)  # type: ignore[arg-type, use-after-transfer]
+    assert src.read()[5] == 5.0  # type: ignore[use-after-transfer]  # still owned
     pipe.close()
     with pytest.raises(nx.StreamClosedError, match="closed"):
-        pipe.map(src, into=nx.pinned_array(TOTAL, np.float32), step=step)
+        pipe.map(src, into=nx.pinned_array(TOTAL, np.float32), step=step)  # type: ignore[use-after-transfer]

@@ -61,12 +61,12 @@ def test_every_use_of_a_moved_array_raises(kind: str, use: str) -> None:
     host = filled(1.0)
     t = s.upload(host, to=dev) if kind == "upload" else s.download(dev, into=host)
     with pytest.raises(nx.UseAfterTransferError) as err:
-        MOVED_USES[use](host, s, dev)
+        MOVED_USES[use](host, s, dev)  # type: ignore[use-after-transfer]
     msg = str(err.value)
     assert host.label in msg and kind in msg and s.label in msg
     assert f"{__file__}:" in msg  # where it moved
     assert "wait()" in msg  # the fix
-    assert t.wait() is not host
+    assert t.wait() is not host  # type: ignore[use-after-transfer]
 
 
 def test_wait_returns_ownership_as_a_new_handle_and_old_one_stays_dead() -> None:
@@ -76,10 +76,10 @@ def test_wait_returns_ownership_as_a_new_handle_and_old_one_stays_dead() -> None
     old = host
     up = s.upload(host, to=dev)
     host = up.wait()
-    assert host is not old
+    assert host is not old  # type: ignore[use-after-transfer]
     assert host.read()[0] == 3.0
     with pytest.raises(nx.UseAfterTransferError, match=r"completed at .*new handle"):
-        old.read()
+        old.read()  # type: ignore[use-after-transfer]
 
 
 def test_error_is_raised_at_the_offending_line() -> None:
@@ -88,7 +88,7 @@ def test_error_is_raised_at_the_offending_line() -> None:
     up = s.upload(host, to=nx.device_array(N, np.float32))
     with pytest.raises(nx.UseAfterTransferError) as err:
         expected = here() + 1
-        host.read()
+        host.read()  # type: ignore[use-after-transfer]
     assert line_of(err) == expected
     up.wait()
 
@@ -99,7 +99,7 @@ def test_refused_use_leaves_data_and_transfer_intact() -> None:
     host = filled(5.0)
     up = s.upload(host, to=dev)
     with pytest.raises(nx.UseAfterTransferError):
-        host.write()
+        host.write()  # type: ignore[use-after-transfer]
     host = up.wait()
     out = s.download(dev, into=nx.pinned_array(N, np.float32)).wait()
     assert (out.read() == 5.0).all() and (host.read() == 5.0).all()
@@ -112,7 +112,7 @@ def test_second_wait_raises_and_names_the_first() -> None:
     line = here() + 1
     up.wait()
     with pytest.raises(nx.UseAfterTransferError, match=rf"already completed at .*:{line}"):
-        up.wait()
+        up.wait()  # type: ignore[transfer-completed-twice]
 
 
 def test_done_polls_without_completing() -> None:
@@ -123,7 +123,7 @@ def test_done_polls_without_completing() -> None:
         pass
     assert not up.completed
     with pytest.raises(nx.UseAfterTransferError):
-        host.read()
+        host.read()  # type: ignore[use-after-transfer]
     up.wait()
 
 
@@ -131,9 +131,9 @@ def test_dropped_transfer_warns() -> None:
     s = nx.stream()
     host = filled(1.0)
     with pytest.warns(ResourceWarning, match="garbage-collected without being completed"):
-        s.upload(host, to=nx.device_array(N, np.float32))
+        s.upload(host, to=nx.device_array(N, np.float32))  # type: ignore[unfinished-transfer]
     with pytest.raises(nx.UseAfterTransferError):
-        host.read()
+        host.read()  # type: ignore[use-after-transfer]
 
 
 # -- rule 3: lends are read-only and scoped ---------------------------------------------
@@ -164,7 +164,7 @@ def test_lent_handle_cannot_write_or_move_at_run_time() -> None:
         with pytest.raises(nx.BorrowError, match="read-only"):
             view.write()  # type: ignore[misc]  # mypy refuses this statically too
         with pytest.raises(nx.BorrowError, match="read-only"):
-            s.upload(view, to=nx.device_array(N, np.float32))  # type: ignore[arg-type]
+            s.upload(view, to=nx.device_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
     assert (host.read() == 2.0).all()
 
 
@@ -173,7 +173,7 @@ def test_lent_handle_expires_with_its_block() -> None:
     with host.lend() as view:
         pass
     with pytest.raises(nx.BorrowError, match="has ended"):
-        view.read()
+        view.read()  # type: ignore[lend-escape]
 
 
 def test_write_view_is_read_only_after_its_block() -> None:
@@ -246,10 +246,10 @@ def test_lent_device_array_is_a_copy_source_but_not_a_destination() -> None:
         out = s.download(view, into=nx.pinned_array(N, np.float32)).wait()
         assert (out.read() == 6.0).all()
         with pytest.raises(nx.BorrowError):
-            s.upload(host, to=view)  # type: ignore[arg-type]
+            s.upload(host, to=view)  # type: ignore[arg-type, unfinished-transfer]
         with pytest.raises(nx.BorrowError):
-            s.upload(host, to=dev)  # the owner is lent
-    assert host.read()[0] == 6.0
+            s.upload(host, to=dev)  # type: ignore[unfinished-transfer, use-after-transfer]  # the owner is lent
+    assert host.read()[0] == 6.0  # type: ignore[use-after-transfer]
 
 
 # -- rule 5: nothing is copied --------------------------------------------------------------
@@ -265,9 +265,9 @@ def test_ownership_comes_back_without_a_copy() -> None:
 def test_pageable_memory_is_refused_with_the_fix() -> None:
     s = nx.stream()
     with pytest.raises(nx.PageableMemoryError, match="pinned_copy"):
-        s.upload(np.ones(N, np.float32), to=nx.device_array(N, np.float32))  # type: ignore[arg-type]
+        s.upload(np.ones(N, np.float32), to=nx.device_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
     with pytest.raises(nx.PageableMemoryError, match="page-locked"):
-        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[arg-type]
+        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
 
 
 @pytest.mark.parametrize(
@@ -279,11 +279,11 @@ def test_shape_or_dtype_mismatch_is_refused_and_nothing_moves(
     s = nx.stream()
     host = filled(1.0)
     with pytest.raises(ValueError, match="mismatch"):
-        s.upload(host, to=nx.device_array(shape, dtype))
+        s.upload(host, to=nx.device_array(shape, dtype))  # type: ignore[unfinished-transfer]
     with pytest.raises(ValueError, match="mismatch"):
-        s.download(nx.device_array(shape, dtype), into=host)
-    assert host.read()[0] == 1.0  # still owned, still usable
-    s.upload(host, to=nx.device_array(N, np.float32)).wait()
+        s.download(nx.device_array(shape, dtype), into=host)  # type: ignore[unfinished-transfer, use-after-transfer]
+    assert host.read()[0] == 1.0  # type: ignore[use-after-transfer]  # still owned, still usable
+    s.upload(host, to=nx.device_array(N, np.float32)).wait()  # type: ignore[use-after-transfer]
 
 
 def test_closed_stream_refuses_work_and_nothing_moves() -> None:
@@ -291,8 +291,8 @@ def test_closed_stream_refuses_work_and_nothing_moves() -> None:
     host = filled(1.0)
     s.close()
     with pytest.raises(nx.StreamClosedError, match="closed at"):
-        s.upload(host, to=nx.device_array(N, np.float32))
-    assert host.read()[0] == 1.0
+        s.upload(host, to=nx.device_array(N, np.float32))  # type: ignore[unfinished-transfer]
+    assert host.read()[0] == 1.0  # type: ignore[use-after-transfer]
     with pytest.raises(nx.StreamClosedError):
         s.close()
 
@@ -301,9 +301,9 @@ def test_wrong_argument_types_are_refused_with_the_fix() -> None:
     s = nx.stream()
     dev = nx.device_array(N, np.float32)
     with pytest.raises(TypeError, match=r"stream\.copy"):
-        s.upload(dev, to=dev)  # type: ignore[arg-type]
+        s.upload(dev, to=dev)  # type: ignore[arg-type, unfinished-transfer]
     with pytest.raises(TypeError, match=r"nx\.device_array"):
-        s.upload(filled(1.0), to=filled(1.0))  # type: ignore[arg-type]
+        s.upload(filled(1.0), to=filled(1.0))  # type: ignore[arg-type, unfinished-transfer]
 
 
 def test_pinned_copy_copies_once_and_owns() -> None:
@@ -344,8 +344,8 @@ def test_lent_stream_enqueues_but_cannot_close() -> None:
         with pytest.raises(nx.BorrowError, match="lent"):
             s.close()
     with pytest.raises(nx.BorrowError, match="has ended"):
-        ls.upload(host, to=dev)
-    assert host.read()[0] == 8.0
+        ls.upload(host, to=dev)  # type: ignore[lend-escape, unfinished-transfer]
+    assert host.read()[0] == 8.0  # type: ignore[use-after-transfer]
     s.close()
 
 

@@ -14,6 +14,6 @@ def test_pipeline_is_right_when_copies_run_late() -> None:
     dst = nx.pinned_array(TOTAL, np.float32)
     run = pipe.map(source(), into=dst, step=step)
     with pytest.raises(nx.UseAfterTransferError):
-        dst.read()  # on a GPU this would be a stale read
+        dst.read()  # type: ignore[use-after-transfer]  # on a GPU this would be a stale read
     src, dst = run.wait()
     assert np.array_equal(dst.read(), 2.0 * src.read() + 1.0)

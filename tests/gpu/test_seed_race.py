@@ -74,7 +74,7 @@ def test_numbaxfer_refuses_the_write_at_the_offending_line() -> None:
         up = s.upload(host, to=dev)
         try:
             line = sys._getframe().f_lineno + 1
-            with host.write() as a:
+            with host.write() as a:  # type: ignore[use-after-transfer]
                 a[-1] = 2.0
         except nx.UseAfterTransferError as e:
             tb = e.__traceback__
@@ -146,7 +146,7 @@ def test_numbaxfer_refuses_the_early_read_and_the_corrected_read_is_right() -> N
         s.launch(fill, (N + 255) // 256, 256, dev, float(trial))
         down = s.download(dev, into=out)
         try:
-            out.read()
+            out.read()  # type: ignore[use-after-transfer]
         except nx.UseAfterTransferError:
             refused += 1
         out = down.wait()
@@ -169,7 +169,7 @@ def test_dropped_transfer_keeps_host_memory_until_the_copy_finishes() -> None:
     buffer = weakref.ref(host._buf)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        s.upload(host, to=dev)  # dropped at once: the warning fires here
+        s.upload(host, to=dev)  # type: ignore[unfinished-transfer]  # dropped at once: the warning fires here
         del host
     copying = not _orphans[-1][0].query(_orphans[-1][1])
     alive = buffer() is not None
