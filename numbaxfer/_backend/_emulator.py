@@ -1,33 +1,55 @@
 """The lazy CPU emulator: numba's simulator with CUDA's asynchrony put back.
 
 Each stream is a queue. Copies, kernel launches (run by numba's CUDA simulator) and
-cross-stream waits are enqueued and execute only when something forces them: an
-event or stream synchronize, or a ``query`` that the schedule decides to answer.
-A host-to-device copy reads host memory when it executes, not when it is enqueued;
-a device-to-host copy writes its destination when it executes. So a host access
-that races a copy sees exactly what it could see on a GPU, deterministically.
+cross-stream event waits are enqueued and execute only when something forces them: an
+event or stream synchronize, or a ``query`` that the schedule decides to answer. A
+host-to-device copy reads host memory when it executes, not when it is enqueued; a
+device-to-host copy writes its destination when it executes. So a host access that
+races a copy sees exactly what it could see on a GPU, deterministically.
 
-What it models: stream order, events (record, query, synchronize, stream-wait),
-the time at which a copy touches host memory. What it does not: concurrency inside
-a kernel beyond what the simulator does, timing, copy engines, device memory limits,
-the legacy default stream's implicit synchronization.
+What it models: stream order; events (record, query, synchronize, stream-wait) with
+CUDA's capture semantics (an event covers the work enqueued on its stream before the
+record); the time at which a copy touches host memory; the interleaving of streams.
+What it does not: concurrency inside a kernel beyond what the simulator does, timing,
+copy engines, device memory limits, partial copies (a copy runs whole, at one
+instant), the legacy default stream's implicit synchronization for the handles (the
+raw facade models it). ``docs/emulator.md`` says more.
 
-Schedule (``NUMBAXFER_EMULATOR_SCHEDULE``): ``lazy`` (default) runs nothing until
-forced; the first ``query`` of an event answers "not yet" and the next one runs the
-work it captures.
+Schedules (``NUMBAXFER_EMULATOR_SCHEDULE`` or ``EmulatorBackend(schedule=...)``):
+
+* ``lazy`` (default): nothing runs until forced. A ``query`` of unfinished work answers
+  "not yet" once; the next ``query`` of the same event runs the work it captures.
+* ``eager``: every operation runs as it is enqueued (numba's simulator, in effect).
+* ``random:SEED``: at every backend call, before and after it, a seeded random number of
+  operations run, from streams chosen at random, respecting stream order and
+  cross-stream event waits. A ``query`` first lets random work run, answers true only if
+  the work is done, and after a few "not yet"s runs it. ``random`` alone draws a seed
+  (``describe()`` names it). The same seed and the same calls give the same interleaving.
 """
 
 from __future__ import annotations
 
 import os
+import random
+import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Final
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["EmulatorBackend"]
+__all__ = ["EmulatorBackend", "RawEmulatedCuda", "Schedule"]
+
+#: Environment variable that picks the schedule of ``EmulatorBackend()``.
+SCHEDULE_ENV: Final = "NUMBAXFER_EMULATOR_SCHEDULE"
+#: How many "not yet" answers a query of the same event gets before it runs the work.
+_LAZY_NOT_YET: Final = 1
+_RANDOM_NOT_YET: Final = 3
+#: A random schedule's eagerness (the chance to run one more operation at a call) is
+#: drawn from these, once per backend: some runs are nearly lazy, some nearly eager.
+_EAGERNESS: Final = (0.1, 0.3, 0.5, 0.7, 0.9)
 
 
 def _require_simulator() -> Any:
@@ -48,13 +70,50 @@ def _require_simulator() -> Any:
     return cuda
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """When enqueued work runs: ``lazy``, ``eager`` or ``random`` with a seed."""
+
+    kind: str
+    seed: int | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Schedule:
+        """``lazy``, ``eager``, ``random`` (a fresh seed) or ``random:SEED``."""
+        name, _, arg = text.strip().partition(":")
+        name = name.strip().lower()
+        if name in ("lazy", "eager") and not arg:
+            return cls(name)
+        if name == "random":
+            if not arg.strip():
+                return cls("random", random.SystemRandom().randrange(2**32))
+            try:
+                return cls("random", int(arg.strip(), 0))
+            except ValueError:
+                pass
+        raise ValueError(
+            f"{SCHEDULE_ENV}={text!r} is not an emulator schedule; use lazy (the default), "
+            "eager, random or random:SEED (an integer)."
+        )
+
+    @classmethod
+    def random(cls, seed: int) -> Schedule:
+        return cls("random", seed)
+
+    def __str__(self) -> str:
+        return self.kind if self.seed is None else f"{self.kind}:{self.seed}"
+
+
 class _Stream:
-    __slots__ = ("done_upto", "label", "ops")
+    __slots__ = ("closed", "label", "ops")
 
     def __init__(self, label: str) -> None:
         self.label = label
-        self.ops: deque[tuple[int, Callable[[], None]]] = deque()
-        self.done_upto = 0  # every op with seq < done_upto has run
+        self.ops: deque[_Op] = deque()  # enqueued, not yet run; seq increasing
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<{self.label}: {len(self.ops)} pending>"
 
 
 class _Event:
@@ -66,19 +125,53 @@ class _Event:
         self.queried = 0
 
 
+class _Op:
+    __slots__ = ("event", "run", "seq", "what")
+
+    def __init__(
+        self, seq: int, what: str, run: Callable[[], None] | None, event: _Event | None
+    ) -> None:
+        self.seq = seq
+        self.what = what
+        self.run = run  # None for a stream-wait
+        self.event = event  # the event a stream-wait waits for
+
+
 class EmulatorBackend:
-    """Lazy, deterministic CPU backend (see module docstring)."""
+    """CPU backend whose copies and kernels run only when forced (see module docstring).
+
+    ``schedule``: a :class:`Schedule`, its text form (``"random:7"``), or None for
+    ``$NUMBAXFER_EMULATOR_SCHEDULE`` (default ``lazy``). ``trace=True`` records every
+    executed operation in :attr:`trace` as ``"<stream label>#<seq> <what>"``.
+    """
 
     name = "emulator"
     synchronous = False
 
-    def __init__(self) -> None:
+    def __init__(self, schedule: Schedule | str | None = None, *, trace: bool = False) -> None:
         self._cuda = _require_simulator()
+        if schedule is None:
+            schedule = os.environ.get(SCHEDULE_ENV, "") or "lazy"
+        self.schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
+        self._rng = random.Random(self.schedule.seed)
+        random_mode = self.schedule.kind == "random"
+        self._eagerness = self._rng.choice(_EAGERNESS) if random_mode else 0.0
+        self._not_yet = _RANDOM_NOT_YET if random_mode else _LAZY_NOT_YET
+        self._lock = threading.RLock()
         self._seq = 0
         self._streams = 0
+        self._busy: list[_Stream] = []  # streams with pending ops, in creation order
+        self.trace: list[str] | None = [] if trace else None
 
     def describe(self) -> str:
-        return "numbaxfer emulator (lazy: copies run only when forced)"
+        if self.schedule.kind == "lazy":
+            return "numbaxfer emulator (lazy: copies run only when forced)"
+        if self.schedule.kind == "eager":
+            return "numbaxfer emulator (eager: every copy runs as it is enqueued)"
+        return (
+            f"numbaxfer emulator (random schedule, seed {self.schedule.seed}, "
+            f"eagerness {self._eagerness})"
+        )
 
     # -- memory --------------------------------------------------------------
     def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
@@ -90,31 +183,66 @@ class EmulatorBackend:
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
 
+    def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
+        """Mapped (zero-copy) memory: a host array and a device view of the same bytes.
+        Kernels that use the device view touch host memory when they run."""
+        mapped = self._cuda.mapped_array(shape, dtype=dtype)
+        return mapped._ary, mapped
+
+    def pin(self, array: NDArray[Any]) -> Any:
+        return object()  # nothing to page-lock: host memory is ordinary memory here
+
+    def array_interface(self, device_buffer: Any) -> dict[str, Any]:
+        raise TypeError(
+            "__cuda_array_interface__ needs a real GPU: the emulator (numba's simulator "
+            "underneath) has no device pointers to share."
+        )
+
+    def stream_handle(self, stream: Any) -> int | None:
+        return None  # no driver handle: emulated streams exist only here
+
     # -- streams -------------------------------------------------------------
     def new_stream(self) -> Any:
-        self._streams += 1
-        return _Stream(f"emulated stream {self._streams}")
+        with self._lock:
+            self._wander()
+            self._streams += 1
+            return _Stream(f"emulated stream {self._streams}")
 
     def close_stream(self, stream: Any) -> None:
-        # Queued work stays queued: it runs when an event that captures it is forced.
-        pass
+        # Queued work stays queued: it runs when something forces it (CUDA's
+        # cuStreamDestroy neither waits nor cancels). Enqueuing on it is an error.
+        with self._lock:
+            self._wander()
+            stream.closed = True
 
     def sync_stream(self, stream: Any) -> None:
-        self._run(stream, self._seq + 1)
+        with self._lock:
+            self._wander()
+            self._force(stream, self._seq + 1)
+            self._wander()
+
+    def sync_all(self) -> None:
+        """Run every enqueued operation (a device-wide synchronize)."""
+        with self._lock:
+            while self._busy:
+                self._force(self._busy[0], self._seq + 1)
+
+    def pending(self, stream: Any = None) -> int:
+        """How many operations are enqueued and not yet run (on ``stream``, or all)."""
+        with self._lock:
+            if stream is not None:
+                return len(stream.ops)
+            return sum(len(s.ops) for s in self._busy)
 
     # -- work ----------------------------------------------------------------
-    def _enqueue(self, stream: _Stream, op: Callable[[], None]) -> None:
-        self._seq += 1
-        stream.ops.append((self._seq, op))
-
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
-        self._enqueue(stream, lambda: np.copyto(dst._ary, src))
+        self._enqueue(stream, "copy_htod", lambda: np.copyto(dst._ary, src))
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
-        self._enqueue(stream, lambda: np.copyto(dst, src._ary))
+        self._enqueue(stream, "copy_dtoh", lambda: np.copyto(dst, src._ary))
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
-        self._enqueue(stream, lambda: np.copyto(dst._ary, src._ary))
+        self._enqueue(stream, "copy_dtod", lambda: np.copyto(dst._ary, src._ary))
 
     def launch(
         self,
@@ -125,38 +253,120 @@ class EmulatorBackend:
         args: Sequence[Any],
     ) -> None:
         frozen = tuple(args)
-        self._enqueue(stream, lambda: kernel[griddim, blockdim](*frozen))
+        name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
+        self._enqueue(stream, f"launch {name}", lambda: kernel[griddim, blockdim](*frozen))
 
     # -- events --------------------------------------------------------------
     def record(self, stream: Any) -> Any:
-        self._seq += 1
-        return _Event(stream, self._seq)
+        with self._lock:
+            self._check_usable(stream, "record an event")
+            self._wander()
+            self._seq += 1
+            event = _Event(stream, self._seq)
+            self._wander()
+            return event
 
     def query(self, event: Any) -> bool:
-        if event.stream.done_upto >= event.seq:
+        with self._lock:
+            if self._done(event):
+                return True
+            self._wander()
+            if self._done(event):
+                return True
+            event.queried += 1
+            if event.queried <= self._not_yet:
+                return False
+            self._force(event.stream, event.seq)
             return True
-        event.queried += 1
-        if event.queried < 2:
-            return False
-        self._run(event.stream, event.seq)
-        return True
 
     def sync_event(self, event: Any) -> None:
-        self._run(event.stream, event.seq)
+        with self._lock:
+            self._wander()
+            self._force(event.stream, event.seq)
+            self._wander()
 
     def wait_event(self, stream: Any, event: Any) -> None:
-        self._enqueue(stream, lambda: self._run(event.stream, event.seq))
+        with self._lock:
+            self._check_usable(stream, "wait on an event")
+            self._wander()
+            self._seq += 1
+            self._push(stream, _Op(self._seq, "wait", None, event))
+            self._after_enqueue()
 
     def release_event(self, event: Any) -> None:
-        pass
+        with self._lock:
+            self._wander()
 
-    def _run(self, stream: _Stream, upto: int) -> None:
-        """Execute ``stream``'s ops with seq < upto, in order."""
-        while stream.ops and stream.ops[0][0] < upto:
-            seq, op = stream.ops.popleft()
-            op()
-            stream.done_upto = seq + 1
-        stream.done_upto = max(stream.done_upto, upto)
+    # -- the scheduler -------------------------------------------------------
+    def _check_usable(self, stream: _Stream, what: str) -> None:
+        if stream.closed:  # CUDA: the handle of a destroyed stream is invalid
+            raise RuntimeError(
+                f"emulated CUDA error: cannot {what} on {stream.label}: it was destroyed"
+            )
+
+    def _enqueue(self, stream: _Stream, what: str, run: Callable[[], None]) -> None:
+        with self._lock:
+            self._check_usable(stream, what)
+            self._wander()
+            self._seq += 1
+            self._push(stream, _Op(self._seq, what, run, None))
+            self._after_enqueue()
+
+    def _push(self, stream: _Stream, op: _Op) -> None:
+        if not stream.ops:
+            self._busy.append(stream)
+        stream.ops.append(op)
+
+    def _after_enqueue(self) -> None:
+        if self.schedule.kind == "eager":
+            self.sync_all()
+        else:
+            self._wander()
+
+    def _done(self, event: _Event) -> bool:
+        ops = event.stream.ops
+        return not ops or ops[0].seq >= event.seq
+
+    def _runnable(self, stream: _Stream) -> bool:
+        head = stream.ops[0]
+        return head.event is None or self._done(head.event)
+
+    def _step(self, stream: _Stream) -> None:
+        """Run the first pending op of ``stream`` (the caller checked it may run)."""
+        op = stream.ops.popleft()
+        if not stream.ops:
+            self._busy.remove(stream)
+        if self.trace is not None:
+            self.trace.append(f"{stream.label}#{op.seq} {op.what}")
+        if op.run is not None:
+            op.run()
+
+    def _random_step(self) -> None:
+        # Some busy stream can always run: the busy stream whose first op has the lowest
+        # seq either runs a copy or kernel, or waits for an event recorded earlier still,
+        # whose work has therefore all run.
+        runnable = [s for s in self._busy if self._runnable(s)]
+        assert runnable, "emulator: no stream can run (an event wait cycle?)"
+        self._step(self._rng.choice(runnable))
+
+    def _wander(self) -> None:
+        """Random schedule: let a random amount of enqueued work run now."""
+        while self._busy and self._rng.random() < self._eagerness:
+            self._random_step()
+
+    def _force(self, stream: _Stream, upto: int) -> None:
+        """Run ``stream``'s ops with seq < upto, and whatever they wait for."""
+        while stream.ops and stream.ops[0].seq < upto:
+            if self._eagerness and self._rng.random() < self._eagerness / 2:
+                self._random_step()  # other work may run meanwhile
+                continue
+            target = stream
+            while True:  # follow unmet waits to the op that must run first
+                waited = target.ops[0].event
+                if waited is None or self._done(waited):
+                    break
+                target = waited.stream  # its pending ops there all precede the wait
+            self._step(target)
 
 
 class RawEmulatedCuda:
@@ -166,6 +376,12 @@ class RawEmulatedCuda:
     (``dev.copy_to_device(host, stream=s)``, then touching ``host``) runs here with
     CUDA's timing, so its race gives the wrong answer on a CPU, every time. Nothing
     is checked: this is what numbaxfer protects against.
+
+    The surface mirrors numba.cuda: ``stream()``, ``event()``, ``pinned_array()``,
+    ``device_array()``, ``to_device()``, ``synchronize()``, device arrays'
+    ``copy_to_device``/``copy_to_host`` (``stream=0``, the legacy default stream, waits
+    for all work on every stream first and then copies at once, as numba's synchronous
+    copies do), and kernels through ``kernel(dispatcher)[grid, block, stream](*args)``.
     """
 
     def __init__(self, backend: EmulatorBackend | None = None) -> None:
@@ -174,6 +390,9 @@ class RawEmulatedCuda:
     def stream(self) -> _RawStream:
         return _RawStream(self.backend, self.backend.new_stream())
 
+    def event(self, timing: bool = False) -> _RawEvent:
+        return _RawEvent(self.backend)
+
     def pinned_array(self, shape: int | tuple[int, ...], dtype: Any = np.float64) -> NDArray[Any]:
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         return self.backend.alloc_pinned(dims, np.dtype(dtype))
@@ -181,6 +400,20 @@ class RawEmulatedCuda:
     def device_array(self, shape: int | tuple[int, ...], dtype: Any = np.float64) -> _RawDevice:
         dims = (shape,) if isinstance(shape, int) else tuple(shape)
         return _RawDevice(self.backend, self.backend.alloc_device(dims, np.dtype(dtype)))
+
+    def to_device(self, ary: NDArray[Any], stream: _RawStream | int = 0) -> _RawDevice:
+        dev = self.device_array(ary.shape, ary.dtype)
+        dev.copy_to_device(ary, stream=stream)
+        return dev
+
+    def kernel(self, dispatcher: Any) -> _RawKernel:
+        """Wrap a ``numba.cuda.jit`` kernel so that ``k[grid, block, stream](...)``
+        enqueues it on an emulated stream (numba's own would run it at once)."""
+        return _RawKernel(self.backend, dispatcher)
+
+    def synchronize(self) -> None:
+        """``cuda.synchronize()``: wait for all work on every stream."""
+        self.backend.sync_all()
 
 
 class _RawStream:
@@ -192,23 +425,92 @@ class _RawStream:
         self.backend.sync_stream(self.raw)
 
 
+class _RawEvent:
+    def __init__(self, backend: EmulatorBackend) -> None:
+        self.backend = backend
+        self._event: _Event | None = None  # None: nothing captured, complete
+
+    def record(self, stream: _RawStream | int = 0) -> None:
+        if isinstance(stream, _RawStream):
+            self._event = self.backend.record(stream.raw)
+        else:  # the legacy default stream: everything so far
+            self.backend.sync_all()
+            self._event = None
+
+    def query(self) -> bool:
+        return self._event is None or self.backend.query(self._event)
+
+    def synchronize(self) -> None:
+        if self._event is not None:
+            self.backend.sync_event(self._event)
+
+    def wait(self, stream: _RawStream | int = 0) -> None:
+        if self._event is None:
+            return
+        if isinstance(stream, _RawStream):
+            self.backend.wait_event(stream.raw, self._event)
+        else:  # default-stream work here is synchronous: wait on the host
+            self.backend.sync_event(self._event)
+
+
 class _RawDevice:
     def __init__(self, backend: EmulatorBackend, buf: Any) -> None:
         self.backend = backend
         self.buf = buf
 
-    def copy_to_device(self, ary: NDArray[Any], stream: _RawStream | int = 0) -> None:
-        if isinstance(stream, _RawStream):
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self.buf.shape)
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        dtype: np.dtype[Any] = self.buf._ary.dtype
+        return dtype
+
+    @property
+    def size(self) -> int:
+        return int(self.buf._ary.size)
+
+    def copy_to_device(self, ary: NDArray[Any] | _RawDevice, stream: _RawStream | int = 0) -> None:
+        if isinstance(ary, _RawDevice):
+            if isinstance(stream, _RawStream):
+                self.backend.copy_dtod(stream.raw, self.buf, ary.buf)
+            else:
+                self.backend.sync_all()
+                np.copyto(self.buf._ary, ary.buf._ary)
+        elif isinstance(stream, _RawStream):
             self.backend.copy_htod(stream.raw, self.buf, ary)
         else:
+            self.backend.sync_all()
             np.copyto(self.buf._ary, ary)
 
     def copy_to_host(
         self, ary: NDArray[Any] | None = None, stream: _RawStream | int = 0
     ) -> NDArray[Any]:
-        out = np.empty(self.buf.shape, self.buf.dtype) if ary is None else ary
+        out = np.empty(self.buf.shape, self.buf._ary.dtype) if ary is None else ary
         if isinstance(stream, _RawStream):
             self.backend.copy_dtoh(stream.raw, out, self.buf)
         else:
+            self.backend.sync_all()
             np.copyto(out, self.buf._ary)
         return out
+
+
+class _RawKernel:
+    def __init__(self, backend: EmulatorBackend, dispatcher: Any) -> None:
+        self.backend = backend
+        self.dispatcher = dispatcher
+
+    def __getitem__(self, config: tuple[Any, ...]) -> Callable[..., None]:
+        griddim, blockdim = config[0], config[1]
+        stream = config[2] if len(config) > 2 else 0
+
+        def launch(*args: Any) -> None:
+            raw = [a.buf if isinstance(a, _RawDevice) else a for a in args]
+            if isinstance(stream, _RawStream):
+                self.backend.launch(stream.raw, self.dispatcher, griddim, blockdim, raw)
+            else:
+                self.backend.sync_all()
+                self.dispatcher[griddim, blockdim](*raw)
+
+        return launch

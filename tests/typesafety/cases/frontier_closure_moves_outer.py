@@ -1,0 +1,18 @@
+# XFAIL: a nested function that moves a variable of the enclosing function is not followed
+# RUN: raises UseAfterTransferError
+import numpy as np
+
+import numbaxfer as nx
+
+s = nx.stream()
+host = nx.pinned_array(8, np.float32)
+dev = nx.device_array(8, np.float32)
+pending: list[object] = []
+
+
+def send() -> None:
+    pending.append(s.upload(host, to=dev))
+
+
+send()
+host.read()  # E: use-after-transfer

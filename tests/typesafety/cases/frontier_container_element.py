@@ -1,0 +1,13 @@
+# XFAIL: a handle stored in a container before the move is another path to the same object
+# RUN: raises UseAfterTransferError
+import numpy as np
+
+import numbaxfer as nx
+
+s = nx.stream()
+host = nx.pinned_array(8, np.float32)
+dev = nx.device_array(8, np.float32)
+bufs = [host]
+up = s.upload(host, to=dev)
+bufs[0].read()  # E: use-after-transfer
+host = up.wait()

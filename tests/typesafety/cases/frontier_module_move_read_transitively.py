@@ -1,0 +1,22 @@
+# Frontier: a module-level move read by a function through another local function.
+# RUN: raises UseAfterTransferError via-call
+import numpy as np
+
+import numbaxfer as nx
+
+s = nx.stream()
+host = nx.pinned_array(8, np.float32)
+dev = nx.device_array(8, np.float32)
+
+
+def total() -> float:
+    return float(host.read().sum())
+
+
+def report() -> None:
+    print(total())
+
+
+up = s.upload(host, to=dev)
+report()  # E: use-after-transfer "read by \"report()\""
+host = up.wait()

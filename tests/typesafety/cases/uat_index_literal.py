@@ -1,0 +1,13 @@
+# A literal index is a path of its own.
+# RUN: raises UseAfterTransferError
+import numpy as np
+
+import numbaxfer as nx
+
+s = nx.stream()
+bufs = [nx.pinned_array(8, np.float32) for _ in range(2)]
+dev = nx.device_array(8, np.float32)
+up = s.upload(bufs[0], to=dev)
+bufs[1].read()
+bufs[0].read()  # E: use-after-transfer "bufs[0]" "bufs[0] = up.wait()"
+bufs[0] = up.wait()

@@ -1,0 +1,13 @@
+# Lending a moved buffer is a use.
+# RUN: raises UseAfterTransferError
+import numpy as np
+
+import numbaxfer as nx
+
+s = nx.stream()
+host = nx.pinned_array(8, np.float32)
+dev = nx.device_array(8, np.float32)
+up = s.upload(host, to=dev)
+with host.lend() as view:  # E: use-after-transfer
+    pass
+host = up.wait()

@@ -1,0 +1,91 @@
+"""Static/dynamic agreement: every case file with a ``# RUN:`` header is executed on
+numba's CUDA simulator, and it must fail at run time exactly where mypy flags it.
+
+* ``raises E``: the case raises ``nx.E``, and the line of the innermost traceback frame in
+  the case file is one that mypy reported (``via-call``: some frame of the case file is:
+  the use happens inside a function that the flagged line calls);
+* ``warns ResourceWarning``: a dropped transfer warns, on a flagged line (``anywhere``:
+  the warning itself is checked, not its line);
+* ``ok``: the case runs without an exception or a ResourceWarning.
+
+The flagged lines are mypy's actual reports for the file (the shared cold run), which
+test_cases.py checks against the inline expectations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .support import HERE, ROOT, Case, MypyRun, all_cases, case_params
+
+pytest.importorskip("mypy", reason="the static checker tests need mypy")
+
+RUNNABLE = [c for c in all_cases() if c.run]
+
+
+@pytest.fixture(scope="session")
+def runtime_results() -> dict[str, dict[str, Any]]:
+    env = dict(os.environ)
+    env["NUMBA_ENABLE_CUDASIM"] = "1"
+    env.pop("NUMBAXFER_BACKEND", None)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    proc = subprocess.run(
+        [sys.executable, str(HERE / "runtime_runner.py"), *(str(c.path) for c in RUNNABLE)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    results: list[dict[str, Any]] = json.loads(proc.stdout)
+    return {str(Path(r["path"]).resolve()): r for r in results}
+
+
+def test_enough_runnable_cases() -> None:
+    assert sum(1 for c in RUNNABLE if c.run and c.run != "ok" and not c.xfail) >= 30
+
+
+@pytest.mark.parametrize("case", case_params(RUNNABLE))
+def test_agreement(
+    case: Case, mypy_cold: MypyRun, runtime_results: dict[str, dict[str, Any]]
+) -> None:
+    assert case.run is not None
+    result = runtime_results[str(case.path.resolve())]
+    flagged = {e.line for e in mypy_cold.errors_for(case)}
+    words = case.run.split()
+    me = str(case.path.resolve())
+    frames = [line for (file, line) in result["frames"] if str(Path(file).resolve()) == me]
+    warned = [w for w in result["warnings"] if w[0] == "ResourceWarning"]
+
+    if words[0] == "ok":
+        assert result["exception"] is None, result
+        assert not warned, warned
+        return
+    if words[0] == "raises":
+        assert result["exception"] == words[1], result
+        assert frames, result
+        if "via-call" in words:
+            assert flagged & set(frames), (
+                f"raised on lines {frames} of {case.rel}, mypy flagged {sorted(flagged)}"
+            )
+        else:
+            assert frames[-1] in flagged, (
+                f"{words[1]} raised at {case.rel}:{frames[-1]}, mypy flagged {sorted(flagged)}"
+            )
+        return
+    if words[0] == "warns":
+        assert result["exception"] is None, result
+        assert warned, f"no ResourceWarning from {case.rel}"
+        if "anywhere" not in words:
+            lines = {w[2] for w in warned if str(Path(w[1]).resolve()) == me}
+            assert lines & flagged, f"warned at {sorted(lines)}, mypy flagged {sorted(flagged)}"
+        return
+    pytest.fail(f"unknown RUN header in {case.rel}: {case.run}")
