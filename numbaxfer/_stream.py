@@ -361,14 +361,14 @@ class Stream(Generic[Cap]):
         core.epoch += 1
         if writes:
             for reader, epoch in order.readers.items():
-                if reader is not core and reader is not writer and synced.get(reader, -1) < epoch:
+                if reader is not core and synced.get(reader, -1) < epoch:
                     if core.strict:
                         self._refuse_cross_stream(order, reader, "read")
                     core.wait_for(reader)
             order.writer = core
             order.writer_epoch = core.epoch
             order.readers = {}
-        elif writer is not core:
+        else:  # the writer's own reads count too: a later writer elsewhere waits for them
             order.readers[core] = core.epoch
 
     def _check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
@@ -385,11 +385,7 @@ class Stream(Generic[Cap]):
                 self._refuse_cross_stream(order, writer, "written")
             if writes:
                 for reader, epoch in order.readers.items():
-                    if (
-                        reader is not core
-                        and reader is not writer
-                        and synced.get(reader, -1) < epoch
-                    ):
+                    if reader is not core and synced.get(reader, -1) < epoch:
                         self._refuse_cross_stream(order, reader, "read")
 
     def _refuse_cross_stream(self, order: DeviceOrder, other: _StreamCore, how: str) -> None:
