@@ -56,7 +56,7 @@ def keep(buf: nx.Consumed[Host]) -> None:
 
 # Each template is one function; {i} makes names unique.
 NUMBAXFER = [
-    '''
+    """
 def upload_{i}(s: nx.Stream[nx.Owned], dev: Dev, n: int) -> float:
     host = nx.pinned_array(n, np.float32)
     with host.write() as a:
@@ -67,8 +67,8 @@ def upload_{i}(s: nx.Stream[nx.Owned], dev: Dev, n: int) -> float:
         total += k * {i}
     host = up.wait()
     return total + float(host.read()[0])
-''',
-    '''
+""",
+    """
 def download_{i}(s: nx.Stream[nx.Owned], dev: Dev, out: Host) -> Host:
     down = s.download(dev, into=out)
     if s.closed:
@@ -77,16 +77,16 @@ def download_{i}(s: nx.Stream[nx.Owned], dev: Dev, out: Host) -> Host:
     with out.lend() as view:
         print(view.read()[:{m}])
     return out
-''',
-    '''
+""",
+    """
 def pipeline_{i}(s: nx.Stream[nx.Owned], devs: list[Dev], bufs: list[Host]) -> list[Host]:
     ups = []
     for k in range(len(bufs)):
         ups.append(s.upload(bufs[k], to=devs[k]))
     done = [t.wait() for t in ups]
     return done
-''',
-    '''
+""",
+    """
 def branches_{i}(s: nx.Stream[nx.Owned], dev: Dev, fast: bool) -> Host:
     host = nx.pinned_array({m} + 8, np.float32)
     up = s.upload(host, to=dev)
@@ -100,8 +100,8 @@ def branches_{i}(s: nx.Stream[nx.Owned], dev: Dev, fast: bool) -> Host:
     finally:
         s.copy(dev, to=dev)
     return host
-''',
-    '''
+""",
+    """
 def staged_{i}(n: int) -> int:
     count = 0
     while count < n:
@@ -111,8 +111,8 @@ def staged_{i}(n: int) -> int:
         keep(buf)
         count += 1
     return count
-''',
-    '''
+""",
+    """
 class Stager{i}:
     def __init__(self, s: nx.Stream[nx.Owned], dev: Dev) -> None:
         self.s = s
@@ -123,11 +123,11 @@ class Stager{i}:
         up = self.s.upload(self.buf, to=self.dev)
         self.buf = up.wait()
         return float(self.buf.read().sum())
-''',
+""",
 ]
 
 PLAIN = [
-    '''
+    """
 def tally_{i}(xs: list[int], k: int) -> dict[str, int]:
     out: dict[str, int] = {{}}
     for x in xs:
@@ -136,15 +136,15 @@ def tally_{i}(xs: list[int], k: int) -> dict[str, int]:
         elif x > 10:
             out.setdefault("big", 0)
     return {{key: v for key, v in out.items() if v > 1}}
-''',
-    '''
+""",
+    """
 def words_{i}(text: str) -> list[tuple[str, int]]:
     counts: dict[str, int] = {{}}
     for w in text.split():
         counts[w.lower()] = counts.get(w.lower(), 0) + 1
     return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:{m}]
-''',
-    '''
+""",
+    """
 class Point{i}:
     def __init__(self, x: float, y: float) -> None:
         self.x = x
@@ -155,8 +155,8 @@ class Point{i}:
 
     def norm(self) -> float:
         return float((self.x**2 + self.y**2) ** 0.5)
-''',
-    '''
+""",
+    """
 def parse_{i}(lines: list[str]) -> list[int]:
     result = []
     for line in lines:
@@ -165,7 +165,7 @@ def parse_{i}(lines: list[str]) -> list[int]:
         except ValueError:
             continue
     return [r for r in result if r % 2 == 0] or [0]
-''',
+""",
 ]
 
 
@@ -191,8 +191,17 @@ def _mypy(config: Path, cache: Path, target: Path) -> tuple[float, str]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", str(cache),
-         "--no-error-summary", str(target)],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(cache),
+            "--no-error-summary",
+            str(target),
+        ],
         cwd=target.parent,
         env=env,
         capture_output=True,
@@ -247,20 +256,31 @@ def main() -> None:
         plug = statistics.median(by_config["with plugin"])
         low = min(by_config["without plugin"])
         low_plug = min(by_config["with plugin"])
-        rows.append({"mode": mode, "without_plugin_s": round(base, 3),
-                     "with_plugin_s": round(plug, 3), "ratio": round(plug / base, 3),
-                     "ratio_of_minima": round(low_plug / low, 3),
-                     "runs": {k: [round(t, 3) for t in v] for k, v in by_config.items()}})
+        rows.append(
+            {
+                "mode": mode,
+                "without_plugin_s": round(base, 3),
+                "with_plugin_s": round(plug, 3),
+                "ratio": round(plug / base, 3),
+                "ratio_of_minima": round(low_plug / low, 3),
+                "runs": {k: [round(t, 3) for t in v] for k, v in by_config.items()},
+            }
+        )
 
     lines = source.count("\n")
-    print(f"generated module: {args.functions} functions, {lines} lines; "
-          f"mypy {mypy.version.__version__}, Python {platform.python_version()}, "
-          f"{args.repeats} repeats, medians")
-    print(f"{'mode':<8} {'without plugin':>15} {'with plugin':>12} {'ratio':>6} "
-          f"{'(of minima)':>12}")
+    print(
+        f"generated module: {args.functions} functions, {lines} lines; "
+        f"mypy {mypy.version.__version__}, Python {platform.python_version()}, "
+        f"{args.repeats} repeats, medians"
+    )
+    print(
+        f"{'mode':<8} {'without plugin':>15} {'with plugin':>12} {'ratio':>6} {'(of minima)':>12}"
+    )
     for r in rows:
-        print(f"{r['mode']:<8} {r['without_plugin_s']:>14.2f}s {r['with_plugin_s']:>11.2f}s "
-              f"{r['ratio']:>6.2f} {r['ratio_of_minima']:>12.2f}")
+        print(
+            f"{r['mode']:<8} {r['without_plugin_s']:>14.2f}s {r['with_plugin_s']:>11.2f}s "
+            f"{r['ratio']:>6.2f} {r['ratio_of_minima']:>12.2f}"
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     result = {
         "benchmark": "plugin_overhead",

@@ -646,8 +646,19 @@ def _predict(call: CallExpr, infer: InferInfo) -> _Fact | str | None:
 
 
 _LEAVES: Final = frozenset(
-    {NameExpr, IntExpr, StrExpr, FloatExpr, BytesExpr, ComplexExpr, EllipsisExpr, TempNode,
-     PassStmt, BreakStmt, ContinueStmt}
+    {
+        NameExpr,
+        IntExpr,
+        StrExpr,
+        FloatExpr,
+        BytesExpr,
+        ComplexExpr,
+        EllipsisExpr,
+        TempNode,
+        PassStmt,
+        BreakStmt,
+        ContinueStmt,
+    }
 )
 
 
@@ -1283,8 +1294,14 @@ class _Analysis:
         return self.ex(lv, st)
 
     def set_value(
-        self, key: str, node: Expression, info: tuple[str, object], st: _State, stmt: Node,
-        *, is_name: bool,
+        self,
+        key: str,
+        node: Expression,
+        info: tuple[str, object],
+        st: _State,
+        stmt: Node,
+        *,
+        is_name: bool,
     ) -> None:
         self.rebind(key, st, node)
         if not is_name:
@@ -1333,9 +1350,11 @@ class _Analysis:
             return r
         if isinstance(e, NameExpr):
             return self.rebind(e.name, st, e)
-        r2 = self.ex(e.expr if isinstance(e, MemberExpr) else e.base, st) if isinstance(
-            e, (MemberExpr, IndexExpr)
-        ) else self.ex(e, st)
+        r2 = (
+            self.ex(e.expr if isinstance(e, MemberExpr) else e.base, st)
+            if isinstance(e, (MemberExpr, IndexExpr))
+            else self.ex(e, st)
+        )
         if r2 is not None and isinstance(e, IndexExpr):
             r2 = self.ex(e.index, r2)
         chain = _path_chain(e)
@@ -1506,8 +1525,8 @@ class _Analysis:
             if c is None:
                 continue
             outs.append(self.blk(body, c.copy()))
-            irrefutable = guard is None and isinstance(pattern, AsPattern) and (
-                pattern.pattern is None
+            irrefutable = (
+                guard is None and isinstance(pattern, AsPattern) and (pattern.pattern is None)
             )
             cur = None if irrefutable else _join(cur, c)
         outs.append(cur)
@@ -1755,9 +1774,10 @@ class _Analysis:
             if "." in wait_key or "[" in wait_key:
                 self.compound_keys.add(wait_key)
             pids = {a[1] for a in atoms2 if a[0] in _TRANSFER_KINDS}
-            cur.put(wait_key, frozenset(("W", pid, e.line) for pid in pids) or frozenset(
-                {("W", -1, e.line)}
-            ))
+            cur.put(
+                wait_key,
+                frozenset(("W", pid, e.line) for pid in pids) or frozenset({("W", -1, e.line)}),
+            )
         if fact is not None and fact.noreturn:
             return None
         return cur
@@ -1907,9 +1927,7 @@ def _unfinished_message(an: _Analysis, ev: _Event) -> str | None:
         if not fact.confirmed:
             return None
         moved = an.moved.get(fact.id, [])
-        what = (
-            f'"{_display(moved[0])}" stays moved and ' if moved else ""
-        )
+        what = f'"{_display(moved[0])}" stays moved and ' if moved else ""
         back = _display(moved[0]) if moved else "arr"
         call = ev.node
         shown = fact.callee

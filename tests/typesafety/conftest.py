@@ -25,8 +25,6 @@ def mypy_cold(case_cache_dir: Path) -> MypyRun:
     return MypyRun(stdout, stderr, status, parse_output(stdout))
 
 
-
-
 @pytest.fixture
 def warm_cache(mypy_cold: MypyRun, case_cache_dir: Path, tmp_path: Path) -> Path:
     """A private copy of the cold run's cache: the stubs of numpy & co. are warm in it."""

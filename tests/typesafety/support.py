@@ -154,8 +154,9 @@ def run_mypy(args: list[str], *, debug: bool = True) -> tuple[str, str, int]:
     return proc.stdout, proc.stderr, proc.returncode
 
 
-def config_variant(tmp_path: Path, name: str, *, plugins: str | None = None,
-                   skip_numpy: bool = False) -> Path:
+def config_variant(
+    tmp_path: Path, name: str, *, plugins: str | None = None, skip_numpy: bool = False
+) -> Path:
     """A copy of mypy-cases.ini with another plugin list and/or numpy left out."""
     text = CONFIG.read_text().replace("mypy_path = stubs", f"mypy_path = {ROOT / 'stubs'}")
     if plugins is not None:

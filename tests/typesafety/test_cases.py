@@ -154,12 +154,24 @@ def test_dmypy_edit_sequence(tmp_path: Path) -> None:
         "NUMBAXFER_MYPY_PLUGIN_DEBUG": "1",
     }
     base = [dmypy, "--status-file", str(tmp_path / "dmypy.json")]
-    flags = ["--config-file", str(CONFIG), "--cache-dir", str(tmp_path / "dcache"),
-             "--no-error-summary", "--hide-error-context"]
+    flags = [
+        "--config-file",
+        str(CONFIG),
+        "--cache-dir",
+        str(tmp_path / "dcache"),
+        "--no-error-summary",
+        "--hide-error-context",
+    ]
 
     def daemon() -> list[tuple[int, str]]:
-        r = subprocess.run([*base, "run", "--", *flags, "app.py", "userlib.py"], cwd=work,
-                           env=env, capture_output=True, text=True, timeout=300)
+        r = subprocess.run(
+            [*base, "run", "--", *flags, "app.py", "userlib.py"],
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert "INTERNAL ERROR" not in r.stdout + r.stderr, r.stdout + r.stderr
         return sorted(
             (int(line.split(":")[1]), line.rsplit("[", 1)[-1].rstrip("]"))
@@ -177,8 +189,11 @@ def test_dmypy_edit_sequence(tmp_path: Path) -> None:
         (_APP, _LIB.format(param="nx.Consumed[Host]"), [(7, uat)]),
         (_APP.replace("keep(host)\n", upload), None, [(7, unf), (8, uat)]),
         (_APP.replace("keep(host)\n", upload + "host = up.wait()\n"), None, []),
-        (_APP.replace("keep(host)\n", upload + "host = up.wait()\nhost = up.wait()\n"), None,
-         [(9, twice)]),
+        (
+            _APP.replace("keep(host)\n", upload + "host = up.wait()\nhost = up.wait()\n"),
+            None,
+            [(9, twice)],
+        ),
         (_APP, None, [(7, uat)]),
     ]
     try:
