@@ -59,19 +59,22 @@ def test_free_while_a_kernel_runs_is_deferred() -> None:
     import gc
     import weakref
 
-    from numbaxfer._transfer import orphan_count
+    from numbaxfer._transfer import _orphans, orphan_count
 
     s = nx.stream()
     dev = nx.device_array(N, np.float32)
-    s.launch(fill, GRID, BLOCK, dev, 1.0, SPIN * 5)
+    s.launch(fill, GRID, BLOCK, dev, 1.0, SPIN * 50)  # tens of ms
     memory: Any = weakref.ref(dev._buf.array if hasattr(dev._buf, "array") else dev._buf)
     dev.free()
-    gc.collect()
-    kept_while_running = memory() is not None and orphan_count() >= 1
+    backend, event, _kept = _orphans[-1]
+    del _kept
+    running = not backend.query(event)
+    held = memory() is not None
     s.synchronize()
     assert orphan_count() == 0
     gc.collect()
-    assert kept_while_running and memory() is None
+    assert running, "the kernel finished before the check: make it longer"
+    assert held and memory() is None
 
 
 def test_lent_array_interface_feeds_numba_consumer() -> None:

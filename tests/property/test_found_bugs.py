@@ -1,7 +1,7 @@
 """Bugs the property tests found in the library, pinned as small regression tests.
 
-Both were found by the reference model disagreeing with numbaxfer on a generated
-program, and fixed in the library (commit 50259eb)."""
+Each was found by the reference model disagreeing with numbaxfer on a generated
+program, and fixed in the library."""
 
 from __future__ import annotations
 
@@ -47,17 +47,11 @@ def test_a_refused_launch_leaves_the_stream_bookkeeping_unchanged() -> None:
     strict2.launch(add_const, 2, 8, a, 1.0)  # a was never used: no dependency
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="OPEN: Stream._order skips the wait when the writer stream was already waited "
-    "for up to its write, but a later read of the array by that same stream is not "
-    "recorded, so a write on another stream can overtake it (write-after-read race)",
-)
 def test_a_write_waits_for_a_read_by_the_stream_that_wrote_the_array() -> None:
     """Found by a random schedule (the lazy one shows it once the right stream is forced
     first): s1 writes `a`, s0 waits for s1 (here, for a read of `b`), s1 then reads `a`
-    into host memory, and s0 overwrites `a`. s0 must wait for that read; it does not, so
-    the download returns the overwriting data."""
+    into host memory, and s0 overwrites `a`. s0 must wait for that read. It did not (the
+    writer's own later reads were not recorded); fixed in Stream._order."""
     s0, s1 = nx.stream(), nx.stream()
     a, b = nx.device_array(4, np.float64), nx.device_array(4, np.float64)
     s1.copy(b, to=a)  # a written on s1 (zeros); b read on s1

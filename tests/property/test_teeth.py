@@ -23,7 +23,7 @@ def test_switching_a_rule_off_is_caught(rule: str, monkeypatch: pytest.MonkeyPat
     CheckedPrograms.started = 0
     start = time.perf_counter()
     with pytest.raises(Violation) as found:
-        run_state_machine_as_test(CheckedPrograms, settings=HUNT)
+        run_state_machine_as_test(CheckedPrograms, settings=HUNT)  # type: ignore[no-untyped-call, unused-ignore]  # older hypothesis: untyped
     print(
         f"\n{rule}: {found.value.kind} in program {CheckedPrograms.started} "
         f"({time.perf_counter() - start:.1f} s): {found.value}"
