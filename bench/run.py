@@ -166,6 +166,62 @@ def bench_enqueue(quick: bool) -> list[Row]:
     return rows
 
 
+# -- GPU: what cross-stream tracking costs per kernel launch ------------------------------
+def bench_tracking(quick: bool) -> list[Row]:
+    """A tiny kernel launched raw (numba), through numbaxfer on the stream that wrote its
+    array (tracking: nothing to do), and on another stream (one event record + wait)."""
+    from numba import cuda
+
+    from tests.kernels import add_one
+
+    n, calls, repeats = 256, (200 if quick else 2000), (5 if quick else 9)
+    s = cuda.stream()
+    d = cuda.device_array(n, np.float32)
+    a, b = nx.stream(), nx.stream()
+    dev = nx.device_array(n, np.float32)
+    clock = time.perf_counter_ns
+
+    def per_call(launch: Callable[[], object], between: Callable[[], object]) -> float:
+        samples = []
+        for _ in range(repeats):
+            total = 0
+            for _ in range(calls):
+                between()
+                t0 = clock()
+                launch()
+                total += clock() - t0
+            samples.append(total / calls / 1e3)
+            s.synchronize()
+            a.synchronize()
+            b.synchronize()
+        return statistics.median(samples)
+
+    def nothing() -> None:
+        pass
+
+    def write_on_a() -> None:  # untimed: makes the next launch on b a cross-stream use
+        a.launch(add_one, 1, n, dev)
+
+    variants = {
+        "raw numba launch": (lambda: add_one[1, n, s](d), nothing),
+        "numbaxfer launch, same stream": (lambda: a.launch(add_one, 1, n, dev), nothing),
+        "numbaxfer launch, other stream (event wait)": (
+            lambda: b.launch(add_one, 1, n, dev),
+            write_on_a,
+        ),
+    }
+    results = {}
+    for name, (launch, between) in variants.items():
+        per_call(launch, between)
+        results[name] = per_call(launch, between)
+    raw = results["raw numba launch"]
+    same = results["numbaxfer launch, same stream"]
+    return [
+        {"group": "tracking", "name": name, "us": us, "vs_raw": us / raw, "vs_same": us / same}
+        for name, us in results.items()
+    ]
+
+
 # -- GPU: bandwidth of large pinned copies -----------------------------------------------
 def bench_bandwidth(quick: bool) -> list[Row]:
     from numba import cuda
@@ -245,6 +301,11 @@ def print_table(rows: list[Row], skipped: list[str]) -> None:
                 f"({row['vs_bindings_event']:.2f}x)"
             )
             print(f"[enqueue]   {row['name']:<48} {row['us']:8.2f} us   {numba}  {raw}  {raw_ev}")
+        elif g == "tracking":
+            print(
+                f"[tracking]  {row['name']:<48} {row['us']:8.2f} us   "
+                f"{row['vs_raw']:.3f}x raw numba, {row['vs_same']:.3f}x same-stream"
+            )
         elif g == "bandwidth":
             print(
                 f"[bandwidth] {row['name']:<48} {row['safe_gbs']:8.1f} GB/s numba "
@@ -260,12 +321,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats (smoke test)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "out" / "bench.json"))
+    parser.add_argument("--only", choices=["tracking"], help="run one GPU group only")
     args = parser.parse_args()
 
     rows = bench_borrow_checks(args.quick)
     skipped: list[str] = []
-    if ON_GPU:
+    if ON_GPU and args.only == "tracking":
+        rows += bench_tracking(args.quick)
+    elif ON_GPU:
         rows += bench_enqueue(args.quick)
+        rows += bench_tracking(args.quick)
         rows += bench_bandwidth(args.quick)
         try:
             from bench.pipeline import bench_pipeline
@@ -276,6 +341,7 @@ def main() -> int:
     else:
         skipped += [
             "GPU enqueue cost (no CUDA GPU here)",
+            "GPU cross-stream tracking cost (no CUDA GPU here)",
             "GPU bandwidth (no CUDA GPU here)",
             "GPU pipeline (no CUDA GPU here)",
         ]
