@@ -165,7 +165,7 @@ class _WriteScope(Generic[DT]):
 _H = TypeVar("_H")
 
 
-class _LendScope(Generic[_H]):
+class _LendScope(Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
     __slots__ = ("_lent", "_lent_flag", "_owner_flag", "_site")
 
     def __init__(

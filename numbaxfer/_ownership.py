@@ -55,6 +55,7 @@ _T = TypeVar("_T")
 #: ``def stage(buf: nx.Consumed[nx.PinnedArray[nx.Owned, np.float32]]) -> ...``.
 #: To the type checker ``Consumed[T]`` is exactly ``T``; the mypy plugin reads the
 #: alias to know which arguments move.
+#: (mypy_plugin.CONSUMED keys on this full name: rename both together.)
 Consumed = TypeAliasType("Consumed", _T, type_params=(_T,))
 
 _PACKAGE_DIR: Final = os.path.dirname(os.path.abspath(__file__))

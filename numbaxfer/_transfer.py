@@ -65,7 +65,7 @@ def _drain_orphans() -> None:
     _orphans.clear()
 
 
-class Transfer(Generic[T]):
+class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these names
     """An asynchronous copy in flight, holding what it moved.
 
     ``wait()`` blocks on this transfer's own event (not the stream, not the device)
