@@ -31,7 +31,7 @@ decides when to wait (here: after enqueuing a kernel, so the CPU and the GPU ove
 ``wait()`` gives the buffer back, to reuse or ``free()``. Forgetting the transfer is
 reported twice: mypy with the plugin says ``[unfinished-transfer]``, and at run time
 the dropped transfer issues a ``ResourceWarning`` and keeps the buffer alive
-(``numbaxfer._transfer.orphan_count()``) until the copy has really finished: never
+(``numbaxfer._lifetime.orphan_count()``) until the copy has really finished: never
 freed or reused under the DMA. For a loop, allocate once and refill (examples/staging_loop.py):
 pinning is slow.
 

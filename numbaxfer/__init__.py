@@ -35,13 +35,12 @@ from ._errors import (
     UseAfterTransferError,
 )
 from ._host import PinnedArray, pinned_array, pinned_copy
-from ._kernel import Kernel, kernel
 from ._mapped import MappedArray, Mapping, mapped_array
 from ._ownership import Consumed, Lent, Owned
 from ._pipeline import Pipeline, PipelineRun
 from ._pool import PinnedPool
 from ._scope import PinnedScope, pinned
-from ._stream import Stream, stream
+from ._stream import Kernel, Stream, kernel, stream
 from ._transfer import Transfer
 
 __version__ = "0.1.0"

@@ -2,42 +2,22 @@
 
 from __future__ import annotations
 
-import itertools
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
 
 from ._backend import Backend, get_backend
 from ._errors import BorrowError, OwnershipError, where
-from ._host import _LendScope, _normalise_shape
-from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
+from ._lifetime import keep_alive
+from ._order import DeviceOrder, fence_events
+from ._ownership import BorrowFlag, LendScope, Lent, MoveRecord, Owned, caller_site
+from ._util import label, normalise_shape
 
-if TYPE_CHECKING:
-    from ._stream import _StreamCore
-
-__all__ = ["DeviceArray", "DeviceOrder", "device_array"]
+__all__ = ["DeviceArray", "device_array"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
-_numbers = itertools.count(1)
-
-
-class DeviceOrder:
-    """Which streams touched a device array: the last writer and the readers since.
-
-    Shared by an array and the handles lent from it. Stream operations consult it to
-    make cross-stream uses wait on the device (see ``Stream._order``).
-    """
-
-    __slots__ = ("label", "readers", "writer", "writer_epoch")
-
-    def __init__(self, label: str) -> None:
-        self.label = label
-        self.writer: _StreamCore | None = None
-        self.writer_epoch = 0
-        #: stream -> its epoch when it read (see ``_StreamCore.epoch``)
-        self.readers: dict[_StreamCore, int] = {}
 
 
 class DeviceArray(Generic[Cap, DT]):
@@ -108,7 +88,7 @@ class DeviceArray(Generic[Cap, DT]):
     def __repr__(self) -> str:
         return f"<{self._flag.label}: {self._flag.state()}>"
 
-    def lend(self) -> _LendScope[DeviceArray[Lent, DT]]:
+    def lend(self) -> LendScope[DeviceArray[Lent, DT]]:
         """``with dev.lend() as view:`` gives a read-only ``DeviceArray[Lent, DT]``.
 
         The lent handle shares the memory and its stream ordering; it may be a copy
@@ -126,7 +106,7 @@ class DeviceArray(Generic[Cap, DT]):
             site,
         )
         lent._order = self._order
-        return _LendScope(self._flag, site, lent, lent._flag)
+        return LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: DeviceArray[Owned, DT]) -> None:
         """Release this array. Refused while lent; afterwards every use raises.
@@ -135,13 +115,8 @@ class DeviceArray(Generic[Cap, DT]):
         until an event recorded now on every stream that touched it has completed,
         then handed back to numba's allocator. Never blocks.
         """
-        from ._transfer import keep_alive
-
         self._flag.move(MoveRecord("free", "", caller_site()))
-        order = self._order
-        touched = {id(s): s for s in (order.writer, *order.readers) if s is not None}
-        for core in touched.values():
-            event = core.tail if core.closed_at is not None else self._backend.record(core.raw)
+        for event in fence_events(self._order):
             keep_alive(self._backend, event, self._buf)
         self._buf = None
 
@@ -189,9 +164,7 @@ def device_array(
 def device_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
     """Allocate a device array (contents undefined), owned by the caller."""
     backend = get_backend()
-    dims = _normalise_shape(shape)
+    dims = normalise_shape(shape)
     dt = np.dtype(dtype)
     buf = backend.alloc_device(dims, dt)
-    text = "x".join(str(d) for d in dims) or "scalar"
-    label = f"DeviceArray#{next(_numbers)}[{dt}, {text}]"
-    return DeviceArray._adopt(backend, buf, dims, dt, label)
+    return DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))

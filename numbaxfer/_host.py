@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-import itertools
-from types import TracebackType
 from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
 from ._backend import Backend, get_backend
-from ._ownership import BorrowFlag, Lent, MoveRecord, Owned, caller_site
+from ._lifetime import InPlacePin
+from ._ownership import BorrowFlag, LendScope, Lent, MoveRecord, Owned, WriteScope, caller_site
+from ._util import label, normalise_shape
 
 __all__ = ["PinnedArray", "pinned_array", "pinned_copy"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
-_numbers = itertools.count(1)
 
 
 class PinnedArray(Generic[Cap, DT]):
@@ -39,8 +38,8 @@ class PinnedArray(Generic[Cap, DT]):
     _flag: BorrowFlag
     _mem: Any  # what the backend's copies take (see Backend.host_memory)
     _owner: PinnedArray[Any, DT] | None
-    #: For memory pinned in place by ``nx.pinned(array)``: the scope that unpins it.
-    _scope: Any
+    #: For memory pinned in place by ``nx.pinned(array)``: that block's pinning.
+    _scope: InPlacePin | None
 
     def __init__(self) -> None:
         raise TypeError(
@@ -62,8 +61,7 @@ class PinnedArray(Generic[Cap, DT]):
         self._backend = backend
         self._buf = buf
         if mem is None:
-            host_memory = getattr(backend, "host_memory", None)
-            mem = buf if host_memory is None else host_memory(buf)
+            mem = backend.host_memory(buf)
         self._mem = mem
         self._flag = BorrowFlag(label, lent_at)
         self._owner = owner
@@ -109,7 +107,7 @@ class PinnedArray(Generic[Cap, DT]):
         view.setflags(write=False)
         return view
 
-    def write(self: PinnedArray[Owned, DT]) -> _WriteScope[DT]:
+    def write(self: PinnedArray[Owned, DT]) -> WriteScope[NDArray[DT]]:
         """``with arr.write() as a:`` gives a writable numpy view for the block.
 
         Owned only. While the block runs the array may not be read through the handle,
@@ -118,9 +116,9 @@ class PinnedArray(Generic[Cap, DT]):
         """
         site = caller_site()
         self._flag.begin_write(site)
-        return _WriteScope(self._flag, self._buf.view())
+        return WriteScope(self._flag, self._buf.view())
 
-    def lend(self) -> _LendScope[PinnedArray[Lent, DT]]:
+    def lend(self) -> LendScope[PinnedArray[Lent, DT]]:
         """``with arr.lend() as view:`` gives a ``PinnedArray[Lent, DT]`` for the block.
 
         While any lend lives the owner may be read but not written, moved or freed; the
@@ -131,7 +129,7 @@ class PinnedArray(Generic[Cap, DT]):
         lent: PinnedArray[Lent, DT] = PinnedArray._adopt(
             self._backend, self._buf, self._flag.name, self, self._mem, site
         )
-        return _LendScope(self._flag, site, lent, lent._flag)
+        return LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: PinnedArray[Owned, DT]) -> None:
         """Release the page-locked memory now (otherwise garbage collection does).
@@ -143,59 +141,6 @@ class PinnedArray(Generic[Cap, DT]):
         # uses report the free, not a shape mismatch.
         self._buf = np.broadcast_to(np.empty((), dtype=self._buf.dtype), self._buf.shape)
         self._mem = None
-
-
-class _WriteScope(Generic[DT]):
-    __slots__ = ("_flag", "_view")
-
-    def __init__(self, flag: BorrowFlag, view: NDArray[DT]) -> None:
-        self._flag = flag
-        self._view = view
-
-    def __enter__(self) -> NDArray[DT]:
-        return self._view
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._view.setflags(write=False)
-        self._flag.end_write()
-
-
-_H = TypeVar("_H")
-
-
-class _LendScope(Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
-    __slots__ = ("_lent", "_lent_flag", "_owner_flag", "_site")
-
-    def __init__(
-        self, owner_flag: BorrowFlag, site: tuple[str, int], lent: _H, lent_flag: BorrowFlag
-    ) -> None:
-        self._owner_flag = owner_flag
-        self._site = site
-        self._lent = lent
-        self._lent_flag = lent_flag
-
-    def __enter__(self) -> _H:
-        return self._lent
-
-    def __exit__(
-        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._lent_flag.expire()
-        self._owner_flag.end_lend(self._site)
-
-
-def _normalise_shape(shape: int | tuple[int, ...]) -> tuple[int, ...]:
-    dims = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
-    if not all(isinstance(d, (int, np.integer)) and d >= 0 for d in dims):
-        raise ValueError(f"shape must be a non-negative int or a tuple of them, not {shape!r}")
-    return tuple(int(d) for d in dims)
-
-
-def _label(kind: str, buf: NDArray[Any]) -> str:
-    shape = "x".join(str(d) for d in buf.shape) or "scalar"
-    return f"{kind}#{next(_numbers)}[{buf.dtype}, {shape}]"
 
 
 @overload
@@ -213,8 +158,8 @@ def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     (milliseconds for large arrays), so allocate once and reuse.
     """
     backend = get_backend()
-    buf = backend.alloc_pinned(_normalise_shape(shape), np.dtype(dtype))
-    return PinnedArray._adopt(backend, buf, _label("PinnedArray", buf), None)
+    buf = backend.alloc_pinned(normalise_shape(shape), np.dtype(dtype))
+    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype), None)
 
 
 def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
@@ -228,4 +173,4 @@ def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
     backend = get_backend()
     buf = backend.alloc_pinned(array.shape, array.dtype)
     np.copyto(buf, array)
-    return PinnedArray._adopt(backend, buf, _label("PinnedArray", buf), None)
+    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype), None)

@@ -9,8 +9,7 @@ exactly the streams that did) and gives the host handle back.
 
 from __future__ import annotations
 
-import itertools
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
@@ -18,17 +17,15 @@ from numpy.typing import DTypeLike, NDArray
 from ._backend import get_backend
 from ._device import DeviceArray
 from ._errors import UseAfterTransferError, where
-from ._host import PinnedArray, _normalise_shape
+from ._host import PinnedArray
+from ._order import fence_events
 from ._ownership import Lent, MoveRecord, Owned, caller_site
-
-if TYPE_CHECKING:
-    from ._stream import Stream
+from ._util import label, normalise_shape
 
 __all__ = ["MappedArray", "Mapping", "mapped_array"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
-_numbers = itertools.count(1)
 
 
 class MappedArray(PinnedArray[Cap, DT]):
@@ -60,12 +57,7 @@ class Mapping(Generic[DT]):
         )
 
     def _events(self) -> list[Any]:
-        order = self.device._order
-        touched = {id(s): s for s in (order.writer, *order.readers) if s is not None}
-        return [
-            c.tail if c.closed_at is not None else self._backend.record(c.raw)
-            for c in touched.values()
-        ]
+        return fence_events(self.device._order)
 
     def done(self) -> bool:
         """True once every kernel that used the mapping has finished (never blocks)."""
@@ -112,25 +104,8 @@ def mapped_array(
 def mapped_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
     """Allocate a mapped (zero-copy) host array, owned by the caller."""
     backend = get_backend()
-    dims = _normalise_shape(shape)
+    dims = normalise_shape(shape)
     host, device = backend.alloc_mapped(dims, np.dtype(dtype))
-    text = "x".join(str(d) for d in dims) or "scalar"
-    arr: Any = MappedArray._adopt(
-        backend, host, f"MappedArray#{next(_numbers)}[{host.dtype}, {text}]", None
-    )
+    arr: Any = MappedArray._adopt(backend, host, label("MappedArray", dims, host.dtype), None)
     arr._device_buf = device
     return arr
-
-
-def map_to_device(stream: Stream[Any], host: MappedArray[Owned, DT]) -> Mapping[DT]:
-    """Implementation of ``Stream.map``."""
-    site = caller_site()
-    if not isinstance(host, MappedArray):
-        raise TypeError(
-            f"map() takes an nx.MappedArray (nx.mapped_array(...)), not {type(host).__name__}; "
-            "other host memory must be copied with upload()."
-        )
-    stream._check_open("map()", site)
-    move = MoveRecord("map", stream.label, site)
-    host._flag.move(move)
-    return Mapping(host, move)

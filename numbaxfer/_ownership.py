@@ -22,13 +22,23 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from typing import Final, TypeVar
+from types import TracebackType
+from typing import Final, Generic, TypeVar
 
 from typing_extensions import TypeAliasType
 
 from ._errors import BorrowError, UseAfterTransferError, where
 
-__all__ = ["BorrowFlag", "Consumed", "Lent", "MoveRecord", "Owned", "caller_site"]
+__all__ = [
+    "BorrowFlag",
+    "Consumed",
+    "Lent",
+    "LendScope",
+    "MoveRecord",
+    "Owned",
+    "WriteScope",
+    "caller_site",
+]
 
 
 class Lent:
@@ -265,3 +275,49 @@ class BorrowFlag:
             f"the transfer completed at {where(rec.returned_at)} and returned ownership as a "
             "new handle. Use the handle that wait() returned (`buf = transfer.wait()`)."
         )
+
+
+_V = TypeVar("_V")
+_H = TypeVar("_H")
+
+
+class WriteScope(Generic[_V]):
+    """The with-block of ``write()``: yields the writable view, seals it at exit."""
+
+    __slots__ = ("_flag", "_view")
+
+    def __init__(self, flag: BorrowFlag, view: _V) -> None:
+        self._flag = flag
+        self._view = view
+
+    def __enter__(self) -> _V:
+        return self._view
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._view.setflags(write=False)  # type: ignore[attr-defined]
+        self._flag.end_write()
+
+
+class LendScope(Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
+    """The with-block of ``lend()``: yields the lent handle, expires it at exit."""
+
+    __slots__ = ("_lent", "_lent_flag", "_owner_flag", "_site")
+
+    def __init__(
+        self, owner_flag: BorrowFlag, site: tuple[str, int], lent: _H, lent_flag: BorrowFlag
+    ) -> None:
+        self._owner_flag = owner_flag
+        self._site = site
+        self._lent = lent
+        self._lent_flag = lent_flag
+
+    def __enter__(self) -> _H:
+        return self._lent
+
+    def __exit__(
+        self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lent_flag.expire()
+        self._owner_flag.end_lend(self._site)

@@ -16,11 +16,12 @@ from typing import Any, Generic, TypeVar
 
 import numpy as np
 
+from ._checks import check_host
 from ._device import DeviceArray, device_array
 from ._errors import StreamClosedError, where
 from ._host import PinnedArray
 from ._ownership import Consumed, Lent, MoveRecord, Owned, caller_site
-from ._stream import Stream, _check_host, stream
+from ._stream import Stream, stream
 from ._transfer import Transfer
 
 __all__ = ["Pipeline", "PipelineRun"]
@@ -114,8 +115,8 @@ class Pipeline(Generic[DT]):
             )
         first = self._streams[0]
         backend = first._backend
-        _check_host(src, "Pipeline.map", "src", backend)
-        _check_host(into, "Pipeline.map", "into", backend)
+        check_host(src, "Pipeline.map", "src", backend)
+        check_host(into, "Pipeline.map", "into", backend)
         for name, arr in (("src", src), ("into", into)):
             if arr.dtype != self.dtype or arr.size != src.size or arr.size % self.chunk:
                 raise ValueError(
@@ -136,29 +137,28 @@ class Pipeline(Generic[DT]):
         self._enqueue(src, into, step)
         self._join()
         return PipelineRun(
-            Transfer._start(first, "pipeline", src, backend.record(first._core.raw), src_move),
-            Transfer._start(first, "pipeline", into, backend.record(first._core.raw), dst_move),
+            Transfer._start(
+                first._core, "pipeline", src, backend.record(first._core.raw), src_move
+            ),
+            Transfer._start(
+                first._core, "pipeline", into, backend.record(first._core.raw), dst_move
+            ),
         )
 
     def _enqueue(
         self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]
     ) -> None:
         backend = self._streams[0]._backend
-        host_memory = getattr(backend, "host_memory", None)
         flat_in, flat_out = src._buf.reshape(-1), into._buf.reshape(-1)
         for i in range(src.size // self.chunk):
             k = i % self.slots
             s, din, dout = self._streams[k], self._inputs[k], self._outputs[k]
             part = slice(i * self.chunk, (i + 1) * self.chunk)
             vin, vout = flat_in[part], flat_out[part]
-            backend.copy_htod(
-                s._core.raw, din._buf, vin if host_memory is None else host_memory(vin)
-            )
+            backend.copy_htod(s._core.raw, din._buf, backend.host_memory(vin))
             with s.lend() as lent:
                 step(lent, din, dout)
-            backend.copy_dtoh(
-                s._core.raw, vout if host_memory is None else host_memory(vout), dout._buf
-            )
+            backend.copy_dtoh(s._core.raw, backend.host_memory(vout), dout._buf)
 
     def _join(self) -> None:
         """Make slot 0's stream follow every slot's work (device-side event waits)."""

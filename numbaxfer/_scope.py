@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from types import TracebackType
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from ._backend import get_backend
 from ._errors import UnfinishedTransferError, where
 from ._host import PinnedArray
+from ._lifetime import InPlacePin, keep_alive
 from ._ownership import Owned, caller_site
 
 __all__ = ["PinnedScope", "pinned"]
@@ -32,7 +33,7 @@ DT = TypeVar("DT", bound=np.generic)
 class PinnedScope(Generic[DT]):
     """The with-block of :func:`pinned`. Enter it once."""
 
-    __slots__ = ("_array", "_backend", "_current", "_site", "closed", "inflight", "pin")
+    __slots__ = ("_array", "_backend", "_pin", "_site")
 
     def __init__(self, array: NDArray[DT]) -> None:
         if not isinstance(array, np.ndarray):
@@ -46,49 +47,37 @@ class PinnedScope(Generic[DT]):
         self._array = array
         self._backend = get_backend()
         self._site = caller_site()
-        self._current: PinnedArray[Any, DT] | None = None
-        self.pin: Any = None
-        self.closed = False
-        #: transfer number -> (event, description) for transfers holding this memory
-        self.inflight: dict[int, tuple[Any, str]] = {}
+        self._pin = InPlacePin(self._site)
 
     def __enter__(self) -> PinnedArray[Owned, DT]:
-        if self.pin is not None or self.closed:
+        pin = self._pin
+        if pin.pin is not None or pin.closed:
             raise RuntimeError("an nx.pinned() scope can be entered only once")
-        self.pin = self._backend.pin(self._array)
+        pin.pin = self._backend.pin(self._array)
         label = f"PinnedArray#scoped[{self._array.dtype}, {'x'.join(map(str, self._array.shape))}]"
         handle: PinnedArray[Owned, DT] = PinnedArray._adopt(
             self._backend, self._array, f"{label} (pinned in place at {where(self._site)})", None
         )
-        handle._scope = self
-        self._current = handle
+        handle._scope = pin
+        pin.current = handle
         return handle
-
-    def returned(self, number: int, handle: PinnedArray[Any, Any]) -> None:
-        """A transfer gave the memory back as ``handle`` (called by Transfer.wait)."""
-        self.inflight.pop(number, None)
-        handle._scope = self
-        if self.closed:
-            handle._flag.expire()
-        else:
-            self._current = handle
 
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
-        from ._transfer import keep_alive
-
-        self.closed = True
-        if self._current is not None and self._current._flag.is_usable:
-            self._current._flag.expire()
-        if not self.inflight:
-            self.pin = None  # unpins now: no copy uses the memory
+        pin = self._pin
+        pin.closed = True
+        current = pin.current
+        if current is not None and current._flag.is_usable:
+            current._flag.expire()
+        if not pin.inflight:
+            pin.pin = None  # unpins now: no copy uses the memory
             return
-        names = "; ".join(desc for _, desc in self.inflight.values())
-        for event, _ in self.inflight.values():
-            keep_alive(self._backend, event, (self._array, self.pin))
+        names = "; ".join(desc for _, desc in pin.inflight.values())
+        for event, _ in pin.inflight.values():
+            keep_alive(self._backend, event, (self._array, pin.pin))
         message = (
-            f"nx.pinned() block opened at {where(self._site)} ended with {len(self.inflight)} "
+            f"nx.pinned() block opened at {where(self._site)} ended with {len(pin.inflight)} "
             f"unfinished transfer(s) still using its memory: {names}. The memory stays "
             "pinned and alive until they finish; complete them with wait() inside the block."
         )

@@ -2,73 +2,32 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Generic, TypeVar, overload
 
 import numpy as np
 
 from ._backend import Backend, get_backend
+from ._checks import check_device, check_host, check_match, check_same_backend
 from ._device import DeviceArray
-from ._errors import CrossStreamError, PageableMemoryError, StreamClosedError, where
-from ._host import PinnedArray, _LendScope
-from ._kernel import READ, WRITE, Kernel
-from ._ownership import BorrowFlag, Consumed, Lent, MoveRecord, Owned, caller_site
-from ._transfer import Transfer, describe
+from ._errors import StreamClosedError, where
+from ._host import PinnedArray
+from ._mapped import MappedArray, Mapping
+from ._order import DeviceOrder, StreamCore
+from ._ownership import BorrowFlag, Consumed, LendScope, Lent, MoveRecord, Owned, caller_site
+from ._transfer import Transfer
+from ._util import describe_transfer
 
-if TYPE_CHECKING:
-    from ._device import DeviceOrder
-    from ._mapped import MappedArray, Mapping
-
-__all__ = ["Stream", "stream"]
+__all__ = ["Kernel", "Stream", "kernel", "stream"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
 _numbers = itertools.count(1)
 
-
-class _StreamCore:
-    """What the owner and every lent handle of one stream share."""
-
-    __slots__ = (
-        "backend",
-        "closed_at",
-        "epoch",
-        "label",
-        "pending",
-        "raw",
-        "strict",
-        "synced",
-        "tail",
-    )
-
-    def __init__(self, backend: Backend, label: str, strict: bool = False) -> None:
-        self.backend = backend
-        #: Raise CrossStreamError instead of inserting a cross-stream event wait.
-        self.strict = strict
-        #: Counts this stream's uses of device arrays; ``synced[other]`` is the epoch of
-        #: ``other`` that this stream has already waited for on the device.
-        self.epoch = 0
-        self.synced: dict[_StreamCore, int] = {}
-        self.raw: Any = backend.new_stream()
-        self.label = label
-        #: Transfers started here that hold host memory and are not completed:
-        #: number -> (kind, array name). Not the transfers themselves, so that a dropped
-        #: one is collected (and warns).
-        self.pending: dict[int, tuple[str, str]] = {}
-        self.closed_at: tuple[str, int] | None = None
-        #: Event recorded at close: later cross-stream waits on this stream use it.
-        self.tail: Any = None
-
-    def wait_for(self, other: _StreamCore) -> None:
-        """Make later work here wait, on the device, for all work enqueued on ``other``."""
-        self.synced[other] = other.epoch
-        if other.closed_at is not None:
-            self.backend.wait_event(self.raw, other.tail)
-            return
-        event = self.backend.record(other.raw)
-        self.backend.wait_event(self.raw, event)
-        self.backend.release_event(event)  # the wait captured it; the event may be reused
+READ: Final = 1
+WRITE: Final = 2
 
 
 class Stream(Generic[Cap]):
@@ -83,7 +42,7 @@ class Stream(Generic[Cap]):
     __slots__ = ("_backend", "_core", "_flag")
 
     _backend: Backend
-    _core: _StreamCore
+    _core: StreamCore
     _flag: BorrowFlag
 
     def __init__(self) -> None:
@@ -91,7 +50,7 @@ class Stream(Generic[Cap]):
 
     @classmethod
     def _adopt(
-        cls, core: _StreamCore, label: str, lent_at: tuple[str, int] | None = None
+        cls, core: StreamCore, label: str, lent_at: tuple[str, int] | None = None
     ) -> Stream[Any]:
         self = object.__new__(cls)
         self._backend = core.backend
@@ -124,14 +83,14 @@ class Stream(Generic[Cap]):
         """
         site = caller_site()
         self._check_open("upload()", site)
-        _check_host(src, "upload", "src", self._backend)
-        _check_device(to, "upload", "to", self._backend)
-        _check_match(src, to, "upload")
+        check_host(src, "upload", "src", self._backend)
+        check_device(to, "upload", "to", self._backend)
+        check_match(src, to, "upload")
         to._flag.check_writable("upload() into", site)
         move = MoveRecord("upload", self.label, site)
         src._flag.move(move)
         try:
-            self._order(to._order, writes=True)
+            self._core.order_use(to._order, writes=True)
             self._backend.copy_htod(self._core.raw, to._buf, src._mem)
         except BaseException:
             src._flag.unmove()
@@ -150,14 +109,14 @@ class Stream(Generic[Cap]):
         """
         site = caller_site()
         self._check_open("download()", site)
-        _check_device(src, "download", "src", self._backend)
-        _check_host(into, "download", "into", self._backend)
-        _check_match(src, into, "download")
+        check_device(src, "download", "src", self._backend)
+        check_host(into, "download", "into", self._backend)
+        check_match(src, into, "download")
         src._flag.check_read("download() from")
         move = MoveRecord("download", self.label, site)
         into._flag.move(move)
         try:
-            self._order(src._order, writes=False)
+            self._core.order_use(src._order, writes=False)
             self._backend.copy_dtoh(self._core.raw, into._mem, src._buf)
         except BaseException:
             into._flag.unmove()
@@ -173,18 +132,18 @@ class Stream(Generic[Cap]):
         """
         site = caller_site()
         self._check_open("copy()", site)
-        _check_device(src, "copy", "src", self._backend)
-        _check_device(to, "copy", "to", self._backend)
-        _check_match(src, to, "copy")
+        check_device(src, "copy", "src", self._backend)
+        check_device(to, "copy", "to", self._backend)
+        check_match(src, to, "copy")
         src._flag.check_read("copy() from")
         to._flag.check_writable("copy() into", site)
         if self._core.strict:
-            self._check_strict(((src._order, False), (to._order, True)))
-        self._order(src._order, writes=False)
-        self._order(to._order, writes=True)
+            self._core.check_strict(((src._order, False), (to._order, True)))
+        self._core.order_use(src._order, writes=False)
+        self._core.order_use(to._order, writes=True)
         self._backend.copy_dtod(self._core.raw, to._buf, src._buf)
         event = self._backend.record(self._core.raw)
-        return Transfer._start(self, "copy", None, event, None, f"{src.label} -> {to.label}")
+        return Transfer._start(self._core, "copy", None, event, None, f"{src.label} -> {to.label}")
 
     # -- kernels -------------------------------------------------------------
     @overload
@@ -233,7 +192,7 @@ class Stream(Generic[Cap]):
         raw_args: list[Any] = []
         for i, arg in enumerate(args):
             if isinstance(arg, DeviceArray):
-                _check_same_backend(arg, "launch", f"argument {i}", self._backend)
+                check_same_backend(arg, "launch", f"argument {i}", self._backend)
                 intent = WRITE if intents is None else intents[i]
                 if intent == WRITE:
                     arg._flag.check_writable(
@@ -259,9 +218,9 @@ class Stream(Generic[Cap]):
             else:
                 raw_args.append(arg)
         if self._core.strict:
-            self._check_strict(uses)
+            self._core.check_strict(uses)
         for order, writes in uses:
-            self._order(order, writes=writes)
+            self._core.order_use(order, writes=writes)
         self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
 
     def wait_for(self, other: Stream[Any]) -> None:
@@ -284,9 +243,16 @@ class Stream(Generic[Cap]):
         ``mapping.device`` (on this or any stream); ``host = mapping.wait()`` waits for
         exactly the work that used it and gives the array back.
         """
-        from ._mapped import map_to_device
-
-        return map_to_device(self, host)
+        site = caller_site()
+        if not isinstance(host, MappedArray):
+            raise TypeError(
+                f"map() takes an nx.MappedArray (nx.mapped_array(...)), not "
+                f"{type(host).__name__}; other host memory must be copied with upload()."
+            )
+        self._check_open("map()", site)
+        move = MoveRecord("map", self.label, site)
+        host._flag.move(move)
+        return Mapping(host, move)
 
     # -- host synchronization ------------------------------------------------
     def synchronize(self) -> None:
@@ -299,14 +265,14 @@ class Stream(Generic[Cap]):
         self._backend.sync_stream(self._core.raw)
 
     # -- lifetime ------------------------------------------------------------
-    def lend(self) -> _LendScope[Stream[Lent]]:
+    def lend(self) -> LendScope[Stream[Lent]]:
         """``with s.lend() as ls:`` gives a ``Stream[Lent]`` that may enqueue work but
         may not close the stream; it expires at block exit. While lent the stream may
         not be closed."""
         site = caller_site()
         self._flag.begin_lend(site)
         lent: Stream[Lent] = Stream._adopt(self._core, self._flag.name, site)
-        return _LendScope(self._flag, site, lent, lent._flag)
+        return LendScope(self._flag, site, lent, lent._flag)
 
     def close(self: Stream[Owned]) -> None:
         """Close the stream. Refused while a transfer started on it is not completed
@@ -318,7 +284,8 @@ class Stream(Generic[Cap]):
         pending = self._core.pending
         if pending:
             names = "; ".join(
-                describe(kind, number, what, self.label) for number, (kind, what) in pending.items()
+                describe_transfer(kind, number, what, self.label)
+                for number, (kind, what) in pending.items()
             )
             raise StreamClosedError(
                 f"cannot close {self.label} at {where(site)}: {len(pending)} transfer(s) "
@@ -333,68 +300,7 @@ class Stream(Generic[Cap]):
     # -- internals -----------------------------------------------------------
     def _check_open(self, op: str, site: tuple[str, int]) -> None:
         self._flag.check_alive(op)
-        if self._core.closed_at is not None:
-            raise StreamClosedError(
-                f"cannot {op} on {self.label} at {where(site)}: the stream was closed at "
-                f"{where(self._core.closed_at)}. Enqueue on an open stream (nx.stream())."
-            )
-
-    def _order(self, order: DeviceOrder, *, writes: bool) -> None:
-        """Order this stream's next work after other streams' work on one array.
-
-        Same-stream work needs nothing (stream order), nor does work this stream has
-        already waited for. Otherwise this stream waits, on the device, for the last
-        writer (reads and writes) and for the readers since (writes); a strict stream
-        raises instead.
-        """
-        core = self._core
-        synced = core.synced
-        writer = order.writer
-        if (
-            writer is not None
-            and writer is not core
-            and synced.get(writer, -1) < order.writer_epoch
-        ):
-            if core.strict:
-                self._refuse_cross_stream(order, writer, "written")
-            core.wait_for(writer)
-        core.epoch += 1
-        if writes:
-            for reader, epoch in order.readers.items():
-                if reader is not core and synced.get(reader, -1) < epoch:
-                    if core.strict:
-                        self._refuse_cross_stream(order, reader, "read")
-                    core.wait_for(reader)
-            order.writer = core
-            order.writer_epoch = core.epoch
-            order.readers = {}
-        else:  # the writer's own reads count too: a later writer elsewhere waits for them
-            order.readers[core] = core.epoch
-
-    def _check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
-        """A strict stream refuses before it changes anything: check every use first."""
-        core = self._core
-        synced = core.synced
-        for order, writes in uses:
-            writer = order.writer
-            if (
-                writer is not None
-                and writer is not core
-                and synced.get(writer, -1) < order.writer_epoch
-            ):
-                self._refuse_cross_stream(order, writer, "written")
-            if writes:
-                for reader, epoch in order.readers.items():
-                    if reader is not core and synced.get(reader, -1) < epoch:
-                        self._refuse_cross_stream(order, reader, "read")
-
-    def _refuse_cross_stream(self, order: DeviceOrder, other: _StreamCore, how: str) -> None:
-        raise CrossStreamError(
-            f"{self.label} is strict and {order.label} was last {how} on {other.label}: "
-            "using it here needs a cross-stream wait. Do that work on one stream, or state the "
-            f"dependency with `stream.wait_for(other)`, or create this stream without "
-            "strict=True to let numbaxfer insert the event wait."
-        )
+        self._core.check_open(op, site)
 
     def _finish(self, kind: str, host: PinnedArray[Any, Any], move: MoveRecord) -> Transfer[Any]:
         try:
@@ -403,7 +309,7 @@ class Stream(Generic[Cap]):
             self._backend.sync_stream(self._core.raw)
             host._flag.unmove()
             raise
-        return Transfer._start(self, kind, host, event, move)
+        return Transfer._start(self._core, kind, host, event, move)
 
 
 def stream(*, strict: bool = False) -> Stream[Owned]:
@@ -415,57 +321,80 @@ def stream(*, strict: bool = False) -> Stream[Owned]:
     mean to have.
     """
     label = f"Stream#{next(_numbers)}"
-    return Stream._adopt(_StreamCore(get_backend(), label, strict), label)
+    return Stream._adopt(StreamCore(get_backend(), label, strict), label)
 
 
-def _check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:
-    if x._backend is not backend:
-        raise ValueError(
-            f"{op}(): {param} {x.label} belongs to another backend or device "
-            f"({x._backend.describe()}) than the stream ({backend.describe()}). Allocate it "
-            "with the same backend as the stream."
+class Kernel:
+    """A ``numba.cuda.jit`` dispatcher plus, for each parameter, whether the kernel
+    reads it, writes it (a write may also read), or neither (scalars).
+
+    Launch with ``stream.launch(k, grid, block, *args)`` or, numba style,
+    ``k[grid, block, stream](*args)``: the stream must be a numbaxfer stream. Device
+    arrays passed for ``reads`` parameters may be ``Lent``; ``writes`` parameters need
+    an ``Owned`` array. Passing a device array for an undeclared parameter is refused.
+    """
+
+    __slots__ = ("dispatcher", "intents", "name", "params")
+
+    def __init__(self, dispatcher: Any, reads: Iterable[str], writes: Iterable[str]) -> None:
+        py_func = getattr(dispatcher, "py_func", None) or getattr(dispatcher, "fn", None)
+        if py_func is None:
+            raise TypeError(
+                f"nx.kernel() wraps a numba.cuda.jit kernel, got {type(dispatcher).__name__}"
+            )
+        self.dispatcher = dispatcher
+        self.name: str = py_func.__name__
+        self.params: tuple[str, ...] = tuple(inspect.signature(py_func).parameters)
+        reads, writes = tuple(reads), tuple(writes)
+        unknown = [p for p in reads + writes if p not in self.params]
+        if unknown:
+            raise ValueError(
+                f"nx.kernel({self.name}): {', '.join(unknown)} not among its parameters "
+                f"({', '.join(self.params)})"
+            )
+        both = set(reads) & set(writes)
+        if both:
+            raise ValueError(
+                f"nx.kernel({self.name}): {', '.join(sorted(both))} declared in both reads "
+                "and writes; a written parameter may also be read: list it in writes only."
+            )
+        self.intents: tuple[int, ...] = tuple(
+            WRITE if p in writes else READ if p in reads else 0 for p in self.params
         )
 
+    def __repr__(self) -> str:
+        rw = {READ: "reads", WRITE: "writes"}
+        parts = [f"{p}: {rw[i]}" for p, i in zip(self.params, self.intents, strict=True) if i]
+        return f"<nx.kernel {self.name}({', '.join(parts)})>"
 
-def _check_host(x: object, op: str, param: str, backend: Backend) -> None:
-    if isinstance(x, PinnedArray):
-        _check_same_backend(x, op, param, backend)
-        return
-    if isinstance(x, np.ndarray):
-        raise PageableMemoryError(
-            f"{op}(): {param} is an ordinary numpy array (pageable memory, shape {x.shape}, "
-            f"{x.dtype}). An asynchronous copy needs page-locked memory; numbaxfer does not "
-            "stage it silently. Pin it once with nx.pinned_copy(array) (one host copy), pin it "
-            "in place for a block with `with nx.pinned(array) as h:`, or allocate with "
-            "nx.pinned_array(shape, dtype) and fill it in a write() block."
-        )
-    if isinstance(x, DeviceArray):
-        raise TypeError(
-            f"{op}(): {param} must be host memory (nx.PinnedArray), got {x.label}; for a "
-            "device-to-device copy use stream.copy(src, to=dst)."
-        )
-    raise TypeError(f"{op}(): {param} must be an nx.PinnedArray, not {type(x).__name__}")
+    def __getitem__(self, config: tuple[Any, ...]) -> Callable[..., None]:
+        """``k[grid, block, stream](*args)``: launch on a numbaxfer stream."""
+        if len(config) != 3 or not isinstance(config[2], Stream):
+            raise TypeError(
+                f"{self.name}[grid, block, stream]: the third item must be a numbaxfer "
+                "stream (nx.stream()); numbaxfer launches only on explicit streams."
+            )
+        griddim, blockdim, stream = config
+        launch_on: Stream[Any] = stream
 
+        def launch(*args: Any) -> None:
+            launch_on.launch(self, griddim, blockdim, *args)
 
-def _check_device(x: object, op: str, param: str, backend: Backend) -> None:
-    if isinstance(x, DeviceArray):
-        _check_same_backend(x, op, param, backend)
-        return
-    if isinstance(x, (PinnedArray, np.ndarray)):
-        raise TypeError(
-            f"{op}(): {param} must be an nx.DeviceArray, got host memory "
-            f"({type(x).__name__}). Allocate one with nx.device_array(shape, dtype)."
-        )
-    raise TypeError(f"{op}(): {param} must be an nx.DeviceArray, not {type(x).__name__}")
+        return launch
 
 
-def _check_match(a: Any, b: Any, op: str) -> None:
-    # One side is always a PinnedArray, the other a DeviceArray or PinnedArray.
-    sa, da = (a._buf.shape, a._buf.dtype) if isinstance(a, PinnedArray) else (a._shape, a._dtype)
-    sb, db = (b._buf.shape, b._buf.dtype) if isinstance(b, PinnedArray) else (b._shape, b._dtype)
-    if sa != sb or (da is not db and da != db):
-        raise ValueError(
-            f"{op}(): shape or dtype mismatch: {a.label} is {a.dtype}{list(a.shape)} but "
-            f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "
-            "allocate matching arrays."
-        )
+def kernel(*, reads: Iterable[str] = (), writes: Iterable[str] = ()) -> Callable[[Any], Kernel]:
+    """Declare a kernel's intents::
+
+    @nx.kernel(reads=["src"], writes=["dst"])
+    @cuda.jit
+    def affine(src, dst): ...
+
+    s.launch(affine, grid, block, src_dev, dst_dev)   # or affine[grid, block, s](...)
+    """
+    reads, writes = tuple(reads), tuple(writes)
+
+    def wrap(dispatcher: Any) -> Kernel:
+        return Kernel(dispatcher, reads, writes)
+
+    return wrap

@@ -2,23 +2,21 @@
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import itertools
 import threading
 import warnings
 from collections.abc import Generator
-from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from numpy.typing import NDArray
 
 from ._backend import Backend
 from ._errors import UseAfterTransferError, where
 from ._host import PinnedArray
+from ._lifetime import InPlacePin, has_orphans, keep_alive, reap_orphans
+from ._order import StreamCore
 from ._ownership import MoveRecord, caller_site
-
-if TYPE_CHECKING:
-    from ._stream import Stream, _StreamCore
+from ._util import describe_transfer
 
 __all__ = ["Transfer"]
 
@@ -29,40 +27,6 @@ _LOCK: Final = threading.Lock()
 _PENDING: Final = 0
 _COMPLETING: Final = 1
 _COMPLETED: Final = 2
-
-# Memory kept alive (and reachable from no handle, so unusable) until the work using it
-# has really finished: host buffers of transfers dropped before completion, device
-# arrays freed while work on them was pending.
-_orphans: list[tuple[Backend, Any, Any]] = []
-
-
-def describe(kind: str, number: int, what: str, stream: str) -> str:
-    return f"{kind}#{number} of {what} on {stream}"
-
-
-def keep_alive(backend: Backend, event: Any, obj: Any) -> None:
-    """Hold ``obj`` (host or device memory) until ``event`` has completed."""
-    _orphans.append((backend, event, obj))
-
-
-def reap_orphans() -> None:
-    """Release the kept-alive buffers whose copies have finished. Never blocks."""
-    if _orphans:
-        _orphans[:] = [o for o in _orphans if not o[0].query(o[1])]
-
-
-def orphan_count() -> int:
-    """How many dropped transfers still hold host memory (for tests and diagnostics)."""
-    reap_orphans()
-    return len(_orphans)
-
-
-@atexit.register
-def _drain_orphans() -> None:
-    for backend, event, _ in _orphans:
-        with contextlib.suppress(Exception):  # the context may already be gone at exit
-            backend.sync_event(event)
-    _orphans.clear()
 
 
 class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these names
@@ -93,14 +57,14 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
     )
 
     _backend: Backend
-    _core: _StreamCore
+    _core: StreamCore
     _event: Any
     _buf: NDArray[Any] | None
     _mem: Any
     _host: str  # the moved array's name, or for a device copy what it copies
     _kind: str
     _number: int
-    _scope: Any  # the nx.pinned() scope of the moved array, if any
+    _scope: InPlacePin | None  # the nx.pinned() pinning of the moved array, if any
     _move: MoveRecord | None
     _state: int
     _waited_at: tuple[str, int] | None
@@ -111,7 +75,7 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
     @classmethod
     def _start(
         cls,
-        stream: Stream[Any],
+        core: StreamCore,
         kind: str,
         host: PinnedArray[Any, Any] | None,
         event: Any,
@@ -121,8 +85,8 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         """A started transfer. ``host`` (already moved, or None for a device copy) is
         what ``wait()`` hands back; it is registered as pending on the stream."""
         self = object.__new__(cls)
-        self._backend = stream._backend
-        core = self._core = stream._core
+        self._backend = core.backend
+        self._core = core
         self._event = event
         self._move = move
         self._state = _PENDING
@@ -135,20 +99,23 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
             core.pending[number] = (kind, self._host)
             scope = self._scope = host._scope
             if scope is not None:
-                scope.inflight[number] = (event, describe(kind, number, self._host, core.label))
+                scope.inflight[number] = (
+                    event,
+                    describe_transfer(kind, number, self._host, core.label),
+                )
         else:
             self._buf = self._mem = self._scope = None
             self._host = what
         if move is not None:
             move.transfer = f"{kind}#{number}"
-        if _orphans:
+        if has_orphans():
             reap_orphans()
         return self
 
     @property
     def label(self) -> str:
         """This transfer's name in messages: ``upload#3 of PinnedArray#1[...] on Stream#2``."""
-        return describe(self._kind, self._number, self._host, self._core.label)
+        return describe_transfer(self._kind, self._number, self._host, self._core.label)
 
     def __repr__(self) -> str:
         state = ("pending", "completing", "completed")[self._state]
@@ -201,7 +168,7 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
             result = PinnedArray._adopt(self._backend, self._buf, self._host, None, self._mem)
             scope = self._scope
             if scope is not None:
-                scope.returned(self._number, result)
+                scope.give_back(self._number, result)
             self._buf = self._mem = None
         self._state = _COMPLETED
         return result  # type: ignore[no-any-return]
@@ -215,7 +182,7 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         return self._wait_async().__await__()
 
     async def _wait_async(self) -> T:
-        if not getattr(self._backend, "simulated", True) and self._state == _PENDING:
+        if not self._backend.simulated and self._state == _PENDING:
             import asyncio
 
             await asyncio.to_thread(self._backend.sync_event, self._event)
@@ -232,7 +199,7 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         if self._scope is not None:  # keep the memory pinned, too, until the copy is done
             keep = (self._buf, self._scope.pin)
             self._scope.inflight.pop(self._number, None)
-        _orphans.append((self._backend, self._event, keep))
+        keep_alive(self._backend, self._event, keep)
         self._core.pending.pop(self._number, None)
         warnings.warn(
             f"{self.label} was garbage-collected without being completed. Its host memory "

@@ -171,7 +171,7 @@ MIN_MYPY: Final = (1, 16)
 CONSUMED: Final = "numbaxfer._ownership.Consumed"
 TRANSFER: Final = "numbaxfer._transfer.Transfer"
 TRANSFER_WAIT: Final = "numbaxfer._transfer.Transfer.wait"
-LEND_SCOPE: Final = "numbaxfer._host._LendScope"
+LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}

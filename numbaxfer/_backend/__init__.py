@@ -32,9 +32,6 @@ class Backend(Protocol):
     """What numbaxfer needs from a CUDA implementation.
 
     ``Stream``, ``Event`` and device buffers are opaque to the caller (``object``).
-    A backend may also define ``host_memory(buf) -> token``: what its copies take for a
-    pinned array, computed once per handle (the fast path keeps the pointer); without
-    it, copies take the numpy array itself.
 
     Copies and launches are asynchronous with respect to the host and ordered on their
     stream; ``record`` captures all work enqueued on the stream so far.
@@ -43,12 +40,19 @@ class Backend(Protocol):
     name: str
     #: True where copies run at once (numba's simulator): no race can show.
     synchronous: bool
+    #: True where no real GPU runs the work (simulator, emulator): waits complete inline.
+    simulated: bool
 
     def describe(self) -> str: ...
 
     def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]: ...
 
     def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any: ...
+
+    def host_memory(self, buf: NDArray[Any]) -> Any:
+        """What this backend's copies take for pinned array ``buf``, computed once per
+        handle (the fast path keeps the pointer and size)."""
+        ...
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         """The object to pass to a numba kernel for this device buffer."""

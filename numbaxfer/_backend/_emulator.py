@@ -147,6 +147,7 @@ class EmulatorBackend:
 
     name = "emulator"
     synchronous = False
+    simulated = True
 
     def __init__(self, schedule: Schedule | str | None = None, *, trace: bool = False) -> None:
         self._cuda = _require_simulator()
@@ -179,6 +180,9 @@ class EmulatorBackend:
 
     def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
         return self._cuda.to_device(np.zeros(shape, dtype=dtype))
+
+    def host_memory(self, buf: NDArray[Any]) -> Any:
+        return buf
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer

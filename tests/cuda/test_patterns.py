@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import numbaxfer as nx
-from numbaxfer._transfer import orphan_count
+from numbaxfer._lifetime import orphan_count
 from tests.kernels import add_one
 
 N = 64

@@ -11,7 +11,7 @@ import numpy as np
 
 import numbaxfer as nx
 from numbaxfer import _backend
-from numbaxfer._transfer import orphan_count
+from numbaxfer._lifetime import orphan_count
 from tests.kernels import add_one, scale_into
 
 N = 32

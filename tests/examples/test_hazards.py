@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 import numbaxfer as nx
 from numbaxfer import _backend
 from numbaxfer._backend._emulator import EmulatorBackend, RawEmulatedCuda, Schedule
-from numbaxfer._transfer import _drain_orphans, orphan_count
+from numbaxfer._lifetime import _drain_orphans, orphan_count
 from tests.examples.support import EXAMPLES_DIR, GALLERY, load
 
 F32 = np.float32

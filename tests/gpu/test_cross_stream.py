@@ -59,7 +59,7 @@ def test_free_while_a_kernel_runs_is_deferred() -> None:
     import gc
     import weakref
 
-    from numbaxfer._transfer import _orphans, orphan_count
+    from numbaxfer._lifetime import _orphans, orphan_count
 
     s = nx.stream()
     dev = nx.device_array(N, np.float32)

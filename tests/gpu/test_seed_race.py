@@ -160,7 +160,7 @@ def test_dropped_transfer_keeps_host_memory_until_the_copy_finishes() -> None:
     import warnings
     import weakref
 
-    from numbaxfer._transfer import _orphans, orphan_count
+    from numbaxfer._lifetime import _orphans, orphan_count
 
     big = 256 * N  # 1 GB: ~20 ms on the copy engine, long enough to look
     s = nx.stream()

@@ -45,7 +45,7 @@ from numba import cuda
 from numpy.typing import NDArray
 
 import numbaxfer as nx
-from numbaxfer import _backend, _transfer
+from numbaxfer import _backend, _lifetime
 from numbaxfer._backend._emulator import EmulatorBackend, RawEmulatedCuda, Schedule
 
 from . import model as m
@@ -1086,7 +1086,7 @@ class Programs(RuleBasedStateMachine):
             self.lends.clear()
             self.writes.clear()
             gc.collect()
-            _transfer.reap_orphans()
+            _lifetime.reap_orphans()
         _backend._current = self.previous_backend
 
 

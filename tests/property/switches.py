@@ -17,16 +17,16 @@ lent-read-only         ``BorrowFlag._check_exclusive``: lent handles may write a
 lend-scope             ``BorrowFlag.check_*``: a lent handle stays usable after its block
 write-exclusive        ``BorrowFlag.check_read/_check_exclusive``: an open ``write()``
                        view does not block reads, lends, moves or another write
-write-view-sealed      ``_host._WriteScope.__exit__``: the write view stays writable
+write-view-sealed      ``_ownership.WriteScope.__exit__``: the write view stays writable
 read-view-read-only    ``PinnedArray.read``: the view is writable
-cross-stream-order     ``_StreamCore.wait_for``: no event wait between streams
-strict-stream          ``Stream._refuse_cross_stream``: a strict stream waits instead
+cross-stream-order     ``_order.StreamCore.wait_for``: no event wait between streams
+strict-stream          ``StreamCore.refuse_cross_stream``: a strict stream waits instead
 kernel-write-intent    ``Stream.launch``: an ``nx.kernel``'s written parameters are
                        treated as read ones (may be lent, ordered as reads)
 close-pending          ``Stream.close``: it sees no unfinished transfers
 closed-stream          ``Stream._check_open``: a closed stream accepts work
-shape-match            ``_stream._check_match``: shapes are not compared
-pageable               ``_stream._check_host``: numpy memory is not refused
+shape-match            ``_stream.check_match``: shapes are not compared
+pageable               ``_stream.check_host``: numpy memory is not refused
 =====================  =================================================================
 """
 
@@ -39,11 +39,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from numbaxfer import _host, _kernel, _ownership, _stream, _transfer
+from numbaxfer import _checks, _order, _ownership, _stream, _transfer
 from numbaxfer._host import PinnedArray
-from numbaxfer._kernel import Kernel
 from numbaxfer._ownership import BorrowFlag
-from numbaxfer._stream import Stream
+from numbaxfer._stream import Kernel, Stream
 from numbaxfer._transfer import Transfer
 
 Switch = Callable[[pytest.MonkeyPatch], None]
@@ -123,7 +122,7 @@ def write_exclusive(mp: pytest.MonkeyPatch) -> None:
 
 
 def write_view_sealed(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(_host._WriteScope, "__exit__", lambda self, *exc: self._flag.end_write())
+    mp.setattr(_ownership.WriteScope, "__exit__", lambda self, *exc: self._flag.end_write())
 
 
 def read_view_read_only(mp: pytest.MonkeyPatch) -> None:
@@ -135,11 +134,11 @@ def read_view_read_only(mp: pytest.MonkeyPatch) -> None:
 
 
 def cross_stream_order(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(_stream._StreamCore, "wait_for", lambda self, other: None)
+    mp.setattr(_order.StreamCore, "wait_for", lambda self, other: None)
 
 
 def strict_stream(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(Stream, "_refuse_cross_stream", lambda self, order, other, how: None)
+    mp.setattr(_order.StreamCore, "refuse_cross_stream", lambda self, order, other, how: None)
 
 
 def kernel_write_intent(mp: pytest.MonkeyPatch) -> None:
@@ -151,7 +150,7 @@ def kernel_write_intent(mp: pytest.MonkeyPatch) -> None:
             reads_only.dispatcher, reads_only.name = kernel.dispatcher, kernel.name
             reads_only.params = kernel.params
             reads_only.intents = tuple(
-                _kernel.READ if i == _kernel.WRITE else i for i in kernel.intents
+                _stream.READ if i == _stream.WRITE else i for i in kernel.intents
             )
             kernel = reads_only
         original(self, kernel, griddim, blockdim, *args)
@@ -179,17 +178,17 @@ def closed_stream(mp: pytest.MonkeyPatch) -> None:
 
 
 def shape_match(mp: pytest.MonkeyPatch) -> None:
-    mp.setattr(_stream, "_check_match", lambda a, b, op: None)
+    mp.setattr(_stream, "check_match", lambda a, b, op: None)
 
 
 def pageable(mp: pytest.MonkeyPatch) -> None:
-    original = _stream._check_host
+    original = _checks.check_host
 
     def check_host(x: object, op: str, param: str, backend: Any) -> None:
         if not isinstance(x, np.ndarray):
             original(x, op, param, backend)
 
-    mp.setattr(_stream, "_check_host", check_host)
+    mp.setattr(_stream, "check_host", check_host)
 
 
 SWITCHES: dict[str, Switch] = {

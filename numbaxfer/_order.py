@@ -1,0 +1,156 @@
+"""Stream order across streams: which stream last wrote a device array and which read
+it since, and the device-side event waits that order one stream after another.
+
+``StreamCore`` is what a stream's owner and its lent handles share; ``DeviceOrder`` is
+what a device array and its lent handles share. Both are plain records: the handles
+check ownership, then ask this module what to wait for, enqueue, then commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from ._backend import Backend
+from ._errors import CrossStreamError, StreamClosedError, where
+
+__all__ = ["DeviceOrder", "StreamCore", "fence_events"]
+
+
+class StreamCore:
+    """What the owner and every lent handle of one stream share."""
+
+    __slots__ = (
+        "backend",
+        "closed_at",
+        "epoch",
+        "label",
+        "pending",
+        "raw",
+        "strict",
+        "synced",
+        "tail",
+    )
+
+    def __init__(self, backend: Backend, label: str, strict: bool = False) -> None:
+        self.backend = backend
+        #: Raise CrossStreamError instead of inserting a cross-stream event wait.
+        self.strict = strict
+        #: Counts this stream's uses of device arrays; ``synced[other]`` is the epoch of
+        #: ``other`` that this stream has already waited for on the device.
+        self.epoch = 0
+        self.synced: dict[StreamCore, int] = {}
+        self.raw: Any = backend.new_stream()
+        self.label = label
+        #: Transfers started here that hold host memory and are not completed:
+        #: number -> (kind, array name). Not the transfers themselves, so that a dropped
+        #: one is collected (and warns).
+        self.pending: dict[int, tuple[str, str]] = {}
+        self.closed_at: tuple[str, int] | None = None
+        #: Event recorded at close: later cross-stream waits on this stream use it.
+        self.tail: Any = None
+
+    def check_open(self, op: str, site: tuple[str, int]) -> None:
+        if self.closed_at is not None:
+            raise StreamClosedError(
+                f"cannot {op} on {self.label} at {where(site)}: the stream was closed at "
+                f"{where(self.closed_at)}. Enqueue on an open stream (nx.stream())."
+            )
+
+    def wait_for(self, other: StreamCore) -> None:
+        """Make later work here wait, on the device, for all work enqueued on ``other``."""
+        self.synced[other] = other.epoch
+        if other.closed_at is not None:
+            self.backend.wait_event(self.raw, other.tail)
+            return
+        event = self.backend.record(other.raw)
+        self.backend.wait_event(self.raw, event)
+        self.backend.release_event(event)  # the wait captured it; the event may be reused
+
+    def event_now(self) -> Any:
+        """An event capturing all work enqueued here so far (the tail once closed)."""
+        return self.tail if self.closed_at is not None else self.backend.record(self.raw)
+
+    # -- ordering ------------------------------------------------------------
+    def _unsynced_writer(self, order: DeviceOrder) -> StreamCore | None:
+        writer = order.writer
+        if (
+            writer is not None
+            and writer is not self
+            and self.synced.get(writer, -1) < order.writer_epoch
+        ):
+            return writer
+        return None
+
+    def _unsynced_readers(self, order: DeviceOrder) -> list[StreamCore]:
+        synced = self.synced
+        return [r for r, e in order.readers.items() if r is not self and synced.get(r, -1) < e]
+
+    def order_use(self, order: DeviceOrder, *, writes: bool) -> None:
+        """Order this stream's next work after other streams' work on one array.
+
+        Same-stream work needs nothing (stream order), nor does work this stream has
+        already waited for. Otherwise this stream waits, on the device, for the last
+        writer (reads and writes) and for the readers since (writes); a strict stream
+        raises instead.
+        """
+        writer = self._unsynced_writer(order)
+        if writer is not None:
+            if self.strict:
+                self.refuse_cross_stream(order, writer, "written")
+            self.wait_for(writer)
+        self.epoch += 1
+        if writes:
+            for reader in self._unsynced_readers(order):
+                if self.strict:
+                    self.refuse_cross_stream(order, reader, "read")
+                self.wait_for(reader)
+            order.writer = self
+            order.writer_epoch = self.epoch
+            order.readers = {}
+        else:  # the writer's own reads count too: a later writer elsewhere waits for them
+            order.readers[self] = self.epoch
+
+    def check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
+        """A strict stream refuses before it changes anything: check every use first."""
+        for order, writes in uses:
+            writer = self._unsynced_writer(order)
+            if writer is not None:
+                self.refuse_cross_stream(order, writer, "written")
+            if writes:
+                for reader in self._unsynced_readers(order):
+                    self.refuse_cross_stream(order, reader, "read")
+
+    def refuse_cross_stream(self, order: DeviceOrder, other: StreamCore, how: str) -> None:
+        raise CrossStreamError(
+            f"{self.label} is strict and {order.label} was last {how} on {other.label}: "
+            "using it here needs a cross-stream wait. Do that work on one stream, or state the "
+            f"dependency with `stream.wait_for(other)`, or create this stream without "
+            "strict=True to let numbaxfer insert the event wait."
+        )
+
+
+class DeviceOrder:
+    """Which streams touched a device array: the last writer and the readers since.
+
+    Shared by an array and the handles lent from it.
+    """
+
+    __slots__ = ("label", "readers", "writer", "writer_epoch")
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.writer: StreamCore | None = None
+        self.writer_epoch = 0
+        #: stream -> its epoch when it read (see ``StreamCore.epoch``)
+        self.readers: dict[StreamCore, int] = {}
+
+    def streams(self) -> list[StreamCore]:
+        """Every stream whose work on the array may still be running."""
+        touched = {id(s): s for s in (self.writer, *self.readers) if s is not None}
+        return list(touched.values())
+
+
+def fence_events(order: DeviceOrder) -> list[Any]:
+    """One event per stream that touched the array, capturing its work so far."""
+    return [core.event_now() for core in order.streams()]

@@ -1,0 +1,94 @@
+"""The library's private modules form layers: each imports only from the layers below it.
+
+Shared state (stream cores, device-order tracking, keep-alive) lives in low modules, so
+that no handle module needs another handle module above it. Every import counts: at
+module level, under ``TYPE_CHECKING`` and inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[2] / "numbaxfer"
+
+#: Lowest first. A module may import modules of its own layer only where listed together
+#: here with a reason; none is.
+LAYERS: list[set[str]] = [
+    {"_errors"},
+    {"_ownership", "_util"},
+    {"_backend", "_backend._numba", "_backend._emulator"},
+    {"_lifetime"},
+    {"_order"},
+    {"_host"},
+    {"_device"},
+    {"_mapped"},
+    {"_checks"},
+    {"_transfer"},
+    {"_scope"},
+    {"_stream"},
+    {"_pool", "_pipeline"},
+    {"__init__"},
+]
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" and len(rel.parts) > 1 else rel.parts
+    return ".".join(parts)
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    package = name.split(".")[:-1] if path.name != "__init__.py" else name.split(".")
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)] if node.level > 1 else package
+                target = ".".join([*base, node.module] if node.module else base)
+                if node.module is None:
+                    found.update(".".join([*base, a.name]) for a in node.names)
+                else:
+                    found.add(target)
+            elif node.module and node.module.startswith("numbaxfer."):
+                found.add(node.module.removeprefix("numbaxfer."))
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("numbaxfer."):
+                    found.add(alias.name.removeprefix("numbaxfer."))
+    return {f.strip(".") for f in found if f.strip(".")}
+
+
+def _layer_of() -> dict[str, int]:
+    return {module: i for i, layer in enumerate(LAYERS) for module in layer}
+
+
+def test_every_module_has_a_layer() -> None:
+    layer = _layer_of()
+    modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
+    modules.discard("mypy_plugin")  # self-contained: imports nothing of numbaxfer's
+    assert modules - set(layer) == set(), "add new modules to LAYERS"
+
+
+def test_modules_import_only_from_lower_layers() -> None:
+    layer = _layer_of()
+    bad = []
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_name(path)
+        if name == "mypy_plugin":
+            continue
+        own = layer[name]
+        for target in _imports(path, name):
+            if target.startswith("_backend") and name.startswith("_backend"):
+                continue  # the backend package: its __init__ selects its implementations
+            if target not in layer:
+                continue
+            if layer[target] >= own:
+                bad.append(f"{name} (layer {own}) imports {target} (layer {layer[target]})")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_mypy_plugin_imports_nothing_of_the_library() -> None:
+    path = PACKAGE / "mypy_plugin.py"
+    assert not {t for t in _imports(path, "mypy_plugin") if not t.startswith("mypy")}
