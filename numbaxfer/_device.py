@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -11,8 +11,17 @@ from ._backend import Backend, get_backend
 from ._errors import BorrowError, OwnershipError, where
 from ._lifetime import keep_alive
 from ._order import DeviceOrder, fence_events
-from ._ownership import BorrowFlag, LendScope, Lent, MoveRecord, Owned, caller_site
-from ._util import label, normalise_shape
+from ._ownership import (
+    STATE_LOCK,
+    BorrowFlag,
+    LendScope,
+    Lent,
+    MoveRecord,
+    Owned,
+    Unique,
+    caller_site,
+)
+from ._util import check_dtype, label, normalise_shape
 
 __all__ = ["DeviceArray", "device_array"]
 
@@ -20,7 +29,8 @@ Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
 
 
-class DeviceArray(Generic[Cap, DT]):
+@final
+class DeviceArray(Unique, Generic[Cap, DT]):
     """An array in GPU memory with an ownership capability.
 
     Device work is stream-ordered (rule 4): a copy or kernel enqueued on a stream may
@@ -33,7 +43,16 @@ class DeviceArray(Generic[Cap, DT]):
     source). Create one with :func:`device_array`.
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_dtype", "_flag", "_order", "_shape")
+    __slots__ = (
+        "__weakref__",
+        "_backend",
+        "_buf",
+        "_dtype",
+        "_flag",
+        "_held_by",
+        "_order",
+        "_shape",
+    )
 
     _backend: Backend
     _buf: Any
@@ -41,6 +60,8 @@ class DeviceArray(Generic[Cap, DT]):
     _shape: tuple[int, ...]
     _dtype: np.dtype[DT]
     _order: DeviceOrder
+    #: Set on a mapping's device view: what ends it (it may not be freed by itself).
+    _held_by: str | None
 
     def __init__(self) -> None:
         raise TypeError("DeviceArray is not created directly: use nx.device_array(shape, dtype).")
@@ -53,6 +74,7 @@ class DeviceArray(Generic[Cap, DT]):
         shape: tuple[int, ...],
         dtype: np.dtype[Any],
         label: str,
+        lent_from: DeviceArray[Any, Any] | None = None,
         lent_at: tuple[str, int] | None = None,
     ) -> DeviceArray[Any, Any]:
         self = object.__new__(cls)
@@ -60,8 +82,13 @@ class DeviceArray(Generic[Cap, DT]):
         self._buf = buf
         self._shape = shape
         self._dtype = dtype
-        self._flag = BorrowFlag(label, lent_at)
-        self._order = DeviceOrder(label)
+        self._held_by = None
+        if lent_from is None:
+            self._flag = BorrowFlag(label)
+            self._order = DeviceOrder(label)
+        else:  # shares the memory and its stream ordering
+            self._flag = BorrowFlag(label, lent_at, lent_from._flag)
+            self._order = lent_from._order
         return self
 
     @property
@@ -96,16 +123,10 @@ class DeviceArray(Generic[Cap, DT]):
         as a destination.
         """
         site = caller_site()
-        self._flag.begin_lend(site)
+        self._flag.check_read("lend()")
         lent: DeviceArray[Lent, DT] = DeviceArray._adopt(
-            self._backend,
-            self._buf,
-            self._shape,
-            self._dtype,
-            self._flag.name,
-            site,
+            self._backend, self._buf, self._shape, self._dtype, self._flag.name, self, site
         )
-        lent._order = self._order
         return LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: DeviceArray[Owned, DT]) -> None:
@@ -115,10 +136,19 @@ class DeviceArray(Generic[Cap, DT]):
         until an event recorded now on every stream that touched it has completed,
         then handed back to numba's allocator. Never blocks.
         """
-        self._flag.move(MoveRecord("free", "", caller_site()))
-        for event in fence_events(self._order):
-            keep_alive(self._backend, event, self._buf)
-        self._buf = None
+        site = caller_site()
+        with STATE_LOCK:
+            if self._held_by is not None and self._flag.is_usable:
+                raise BorrowError(
+                    f"cannot free {self.label} at {where(site)}: it is {self._held_by}. "
+                    "The mapping ends it: call mapping.wait(), which gives the host array back."
+                )
+            self._flag.check_writable("free", site)
+            events = fence_events(self._order)  # backend calls, before anything changes
+            self._flag.move(MoveRecord("free", "", site))
+            for event in events:
+                keep_alive(self._backend, event, self._buf)
+            self._buf = None
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
@@ -150,6 +180,7 @@ class DeviceArray(Generic[Cap, DT]):
                 )
         interface["version"] = 3
         interface["stream"] = stream
+        interface["data"] = (interface["data"][0], True)  # read-only: a lent view
         return interface
 
 
@@ -162,9 +193,10 @@ def device_array(
     shape: int | tuple[int, ...], dtype: DTypeLike = ...
 ) -> DeviceArray[Owned, Any]: ...
 def device_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
-    """Allocate a device array (contents undefined), owned by the caller."""
+    """Allocate a device array (contents undefined), owned by the caller. Shapes have
+    at least one element; dtypes are plain numbers or bool."""
+    dims = normalise_shape(shape, "nx.device_array()")
+    dt = check_dtype(dtype, "nx.device_array()")
     backend = get_backend()
-    dims = normalise_shape(shape)
-    dt = np.dtype(dtype)
     buf = backend.alloc_device(dims, dt)
     return DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))

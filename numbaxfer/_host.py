@@ -9,16 +9,33 @@ from numpy.typing import DTypeLike, NDArray
 
 from ._backend import Backend, get_backend
 from ._lifetime import InPlacePin
-from ._ownership import BorrowFlag, LendScope, Lent, MoveRecord, Owned, WriteScope, caller_site
-from ._util import label, normalise_shape
+from ._ownership import (
+    STATE_LOCK,
+    BorrowFlag,
+    LendScope,
+    Lent,
+    MoveRecord,
+    Owned,
+    Unique,
+    WriteScope,
+    caller_site,
+)
+from ._util import check_dtype, label, normalise_shape
 
-__all__ = ["PinnedArray", "pinned_array", "pinned_copy"]
+__all__ = ["PinnedArray", "pinned_array", "pinned_copy", "read_only_view"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
 
 
-class PinnedArray(Generic[Cap, DT]):
+def read_only_view(buf: NDArray[Any]) -> NDArray[Any]:
+    """A view of C-contiguous ``buf`` whose base buffer is read-only, so that neither it
+    nor any view derived from it can be made writable (``setflags(write=True)`` raises)."""
+    flat = np.frombuffer(buf.reshape(-1).data.toreadonly(), dtype=buf.dtype)
+    return flat.reshape(buf.shape)
+
+
+class PinnedArray(Unique, Generic[Cap, DT]):
     """A page-locked host array with an ownership capability.
 
     ``PinnedArray[Owned, DT]`` may be read, written (inside ``write()``), lent, moved
@@ -28,16 +45,17 @@ class PinnedArray(Generic[Cap, DT]):
     An asynchronous copy (``Stream.upload``/``Stream.download``) *moves* the handle:
     every later use of it raises :class:`~numbaxfer.UseAfterTransferError`; the
     transfer's ``wait()`` returns a fresh owned handle to the same memory once the copy
-    has finished. Create one with :func:`pinned_array` or :func:`pinned_copy`.
+    has finished. Create one with :func:`pinned_array` or :func:`pinned_copy`; handles
+    refuse ``copy``/``pickle`` (a copy would be a second owner).
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_owner", "_scope")
+    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_ro", "_scope")
 
     _backend: Backend
     _buf: NDArray[DT]
+    _ro: NDArray[DT]  # the same memory through a read-only base: what read() hands out
     _flag: BorrowFlag
     _mem: Any  # what the backend's copies take (see Backend.host_memory)
-    _owner: PinnedArray[Any, DT] | None
     #: For memory pinned in place by ``nx.pinned(array)``: that block's pinning.
     _scope: InPlacePin | None
 
@@ -53,20 +71,37 @@ class PinnedArray(Generic[Cap, DT]):
         backend: Backend,
         buf: NDArray[Any],
         label: str,
-        owner: PinnedArray[Any, Any] | None,
         mem: Any = None,
+        lent_from: PinnedArray[Any, Any] | None = None,
         lent_at: tuple[str, int] | None = None,
     ) -> PinnedArray[Any, Any]:
         self = object.__new__(cls)
         self._backend = backend
-        self._buf = buf
-        if mem is None:
-            mem = backend.host_memory(buf)
-        self._mem = mem
-        self._flag = BorrowFlag(label, lent_at)
-        self._owner = owner
-        self._scope = None if owner is None else owner._scope
+        if lent_from is None:
+            self._buf = buf
+            self._ro = read_only_view(buf)
+            self._flag = BorrowFlag(label)
+            self._scope = None
+        else:  # a lent handle sees the memory read-only only
+            self._buf = self._ro = lent_from._ro
+            self._flag = BorrowFlag(label, lent_at, lent_from._flag)
+            self._scope = lent_from._scope
+        self._mem = backend.host_memory(buf) if mem is None else mem
         return self
+
+    def _reborn(self) -> PinnedArray[Owned, DT]:
+        """A new owned handle of the same class over the same memory (what a completed
+        transfer hands back). The caller retires this one."""
+        new: Any = object.__new__(type(self))
+        new._backend = self._backend
+        new._buf, new._ro, new._mem = self._buf, self._ro, self._mem
+        new._flag = BorrowFlag(self._flag.name)
+        new._scope = self._scope
+        self._copy_extras(new)
+        return new  # type: ignore[no-any-return]
+
+    def _copy_extras(self, new: PinnedArray[Any, Any]) -> None:
+        """Subclasses copy the fields they add (see MappedArray)."""
 
     # -- metadata (allowed in any state: it touches no memory) ---------------
     @property
@@ -98,13 +133,12 @@ class PinnedArray(Generic[Cap, DT]):
         """A read-only numpy view of the data.
 
         Raises :class:`UseAfterTransferError` if the array was moved into a transfer
-        that has not been completed, :class:`BorrowError` inside ``write()``. The view is
-        plain numpy: keep it past a later move and it may show stale data (the known
-        hole; see the README).
+        that has not been completed, :class:`BorrowError` inside ``write()``. The view's
+        base buffer is read-only, so it cannot be made writable. It is plain numpy: keep
+        it past a later move and it may show stale data (the known hole; see the README).
         """
         self._flag.check_read("read()")
-        view: NDArray[DT] = self._buf.view()
-        view.setflags(write=False)
+        view: NDArray[DT] = self._ro.view()
         return view
 
     def write(self: PinnedArray[Owned, DT]) -> WriteScope[NDArray[DT]]:
@@ -112,23 +146,27 @@ class PinnedArray(Generic[Cap, DT]):
 
         Owned only. While the block runs the array may not be read through the handle,
         lent or moved; at block exit the view is made read-only, so a reference kept
-        past the block cannot write later.
+        past the block cannot write later (unless the program deliberately calls
+        ``setflags(write=True)`` on it: see the README's known hole). The borrow starts
+        when the block is entered; the call only checks.
         """
         site = caller_site()
-        self._flag.begin_write(site)
-        return WriteScope(self._flag, self._buf.view())
+        self._flag.check_writable("write()", site)
+        return WriteScope(self._flag, self._buf.view(), site)
 
     def lend(self) -> LendScope[PinnedArray[Lent, DT]]:
         """``with arr.lend() as view:`` gives a ``PinnedArray[Lent, DT]`` for the block.
 
-        While any lend lives the owner may be read but not written, moved or freed; the
-        lent handle may be read (and lent again) but expires at block exit.
+        While any lend lives (lends of lent handles included) the owner may be read but
+        not written, moved or freed; the lent handle may be read (and lent again) but
+        expires at block exit.
         """
         site = caller_site()
-        self._flag.begin_lend(site)
-        lent: PinnedArray[Lent, DT] = PinnedArray._adopt(
-            self._backend, self._buf, self._flag.name, self, self._mem, site
+        self._flag.check_read("lend()")
+        lent: PinnedArray[Lent, DT] = type(self)._adopt(
+            self._backend, self._buf, self._flag.name, self._mem, self, site
         )
+        self._copy_extras(lent)
         return LendScope(self._flag, site, lent, lent._flag)
 
     def free(self: PinnedArray[Owned, DT]) -> None:
@@ -136,11 +174,15 @@ class PinnedArray(Generic[Cap, DT]):
 
         Refused while lent, in a write block or moved; afterwards every use raises.
         """
-        self._flag.move(MoveRecord("free", "", caller_site()))
-        # Drop the memory; keep shape and dtype (a zero-byte broadcast) so that later
-        # uses report the free, not a shape mismatch.
-        self._buf = np.broadcast_to(np.empty((), dtype=self._buf.dtype), self._buf.shape)
-        self._mem = None
+        site = caller_site()
+        with STATE_LOCK:
+            self._flag.move(MoveRecord("free", "", site))
+            # Drop the memory; keep shape and dtype (a zero-byte broadcast) so that later
+            # uses report the free, not a shape mismatch.
+            self._buf = self._ro = np.broadcast_to(
+                np.empty((), dtype=self._buf.dtype), self._buf.shape
+            )
+            self._mem = None
 
 
 @overload
@@ -155,11 +197,14 @@ def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     """Allocate a page-locked host array (contents undefined), owned by the caller.
 
     Page-locked memory is what lets a copy run asynchronously; allocating it is slow
-    (milliseconds for large arrays), so allocate once and reuse.
+    (milliseconds for large arrays), so allocate once and reuse. Shapes have at least one
+    element; dtypes are plain numbers or bool.
     """
+    dims = normalise_shape(shape, "nx.pinned_array()")
+    dt = check_dtype(dtype, "nx.pinned_array()")
     backend = get_backend()
-    buf = backend.alloc_pinned(normalise_shape(shape), np.dtype(dtype))
-    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype), None)
+    buf = backend.alloc_pinned(dims, dt)
+    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))
 
 
 def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
@@ -170,7 +215,9 @@ def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"pinned_copy() takes a numpy array, not {type(array).__name__}")
+    dims = normalise_shape(array.shape, "nx.pinned_copy()")
+    dt = check_dtype(array.dtype, "nx.pinned_copy()")
     backend = get_backend()
-    buf = backend.alloc_pinned(array.shape, array.dtype)
+    buf = backend.alloc_pinned(dims, dt)
     np.copyto(buf, array)
-    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype), None)
+    return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))

@@ -62,7 +62,7 @@ class InPlacePin:
     the memory stays page-locked while it is referenced.
     """
 
-    __slots__ = ("closed", "current", "inflight", "pin", "site")
+    __slots__ = ("closed", "current", "dropped", "ended", "inflight", "pin", "site")
 
     def __init__(self, site: tuple[str, int]) -> None:
         self.site = site
@@ -71,12 +71,16 @@ class InPlacePin:
         #: The handle that owns the memory now (None while a transfer holds it).
         self.current: Any = None
         self.inflight: dict[int, tuple[Any, str]] = {}
+        #: Of those, the transfers garbage-collected without completion.
+        self.dropped: set[int] = set()
+        #: Why handles of this memory expire once the block has ended.
+        self.ended: Any = None
 
     def give_back(self, number: int, handle: Any) -> None:
         """Transfer ``number`` completed and returned the memory as ``handle``."""
         self.inflight.pop(number, None)
         handle._scope = self
         if self.closed:
-            handle._flag.expire()
+            handle._flag.expire(self.ended)
         else:
             self.current = handle

@@ -9,18 +9,20 @@ exactly the streams that did) and gives the host handle back.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, overload
+import warnings
+from typing import Any, Generic, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from ._backend import get_backend
+from ._backend import Backend, get_backend
 from ._device import DeviceArray
 from ._errors import UseAfterTransferError, where
 from ._host import PinnedArray
-from ._order import fence_events
-from ._ownership import Lent, MoveRecord, Owned, caller_site
-from ._util import label, normalise_shape
+from ._lifetime import keep_alive
+from ._order import DeviceOrder
+from ._ownership import STATE_LOCK, Lent, MoveRecord, Owned, Unique, caller_site
+from ._util import check_dtype, label, normalise_shape
 
 __all__ = ["MappedArray", "Mapping", "mapped_array"]
 
@@ -28,69 +30,127 @@ Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
 
 
+@final
 class MappedArray(PinnedArray[Cap, DT]):
     """A pinned host array that is also mapped into the device's address space.
 
-    Everything a :class:`PinnedArray` is (read, write, lend, upload, download), plus
-    ``stream.map(m)`` to hand it to kernels directly, without a copy.
+    Everything a :class:`PinnedArray` is (read, write, lend, upload, download: it comes
+    back from a transfer as a MappedArray), plus ``stream.map(m)`` to hand it to kernels
+    directly, without a copy.
     """
 
     __slots__ = ("_device_buf",)
     _device_buf: Any
 
+    def _copy_extras(self, new: PinnedArray[Any, Any]) -> None:
+        new._device_buf = self._device_buf  # type: ignore[attr-defined]
 
-class Mapping(Generic[DT]):
+
+@final
+class Mapping(Unique, Generic[DT]):
     """A mapped array lent to the device. ``device`` is a ``DeviceArray[Owned, DT]``
-    over the same memory for kernel launches; ``wait()`` returns the host handle once
-    every kernel that used it has finished."""
+    over the same memory for kernel launches (it may not be freed: the mapping ends
+    it); ``wait()`` returns the host handle once every kernel that used it has
+    finished. Made by ``Stream.map``; complete it exactly once, like a transfer."""
 
-    __slots__ = ("_backend", "_completed_at", "_host", "_move", "device")
+    __slots__ = ("__weakref__", "_backend", "_completed_at", "_host", "_move", "device")
 
-    def __init__(self, host: MappedArray[Any, DT], move: MoveRecord) -> None:
+    _backend: Backend
+    _host: MappedArray[Any, DT]
+    _move: MoveRecord
+    _completed_at: tuple[str, int] | None
+    device: DeviceArray[Owned, DT]
+
+    def __init__(self) -> None:
+        raise TypeError("Mapping is not created directly: use stream.map(mapped_array).")
+
+    @classmethod
+    def _create(cls, host: MappedArray[Any, DT], move: MoveRecord) -> Mapping[DT]:
+        """The mapping of ``host``, already moved into it."""
+        self = object.__new__(cls)
         self._backend = host._backend
         self._host = host
         self._move = move
-        self._completed_at: tuple[str, int] | None = None
-        label = f"{host._flag.name} (mapped into the device at {where(move.site)})"
-        self.device: DeviceArray[Owned, DT] = DeviceArray._adopt(
-            host._backend, host._device_buf, host.shape, host.dtype, label
+        self._completed_at = None
+        name = f"{host._flag.name} (mapped into the device at {where(move.site)})"
+        device: DeviceArray[Owned, DT] = DeviceArray._adopt(
+            host._backend, host._device_buf, host.shape, host.dtype, name
         )
+        device._order = DeviceOrder(name, fenced=True)
+        device._held_by = f"the device view of a mapping made at {where(move.site)}"
+        self.device = device
+        return self
 
-    def _events(self) -> list[Any]:
-        return fence_events(self.device._order)
+    def _fences(self) -> list[Any]:
+        fences = self.device._order.fences
+        assert fences is not None
+        return list(fences.values())
 
     def done(self) -> bool:
         """True once every kernel that used the mapping has finished (never blocks)."""
-        return self._completed_at is not None or all(self._backend.query(e) for e in self._events())
+        if self._completed_at is not None:
+            return True
+        return all(self._backend.query(e) for e in self._fences())
 
     def racy_peek(self) -> NDArray[DT]:
         """A read-only view of the live memory while kernels may still write it.
 
         RACY BY DESIGN: for progress counters a running kernel updates; the values may
-        be stale or torn. Never use it for results: take those from ``wait()``.
+        be stale or torn. Never use it for results: take those from ``wait()``. The
+        view cannot be made writable.
         """
-        view: NDArray[DT] = self._host._buf.view()
-        view.setflags(write=False)
+        view: NDArray[DT] = self._host._ro.view()
         return view
 
     def wait(self) -> MappedArray[Owned, DT]:
-        """Wait for the kernels that used ``device`` (their streams' events, nothing
-        else); return the host array, owned again. ``device`` may not be used after."""
+        """Wait for the work that used ``device`` (an event recorded after its last use
+        on each stream that used it, nothing else); return the host array, owned again.
+        ``device`` may not be used after. Interrupted, it may be called again."""
         site = caller_site()
-        if self._completed_at is not None:
-            raise UseAfterTransferError(
-                f"cannot wait() on the mapping of {self._host._flag.name}: it was already "
-                f"completed at {where(self._completed_at)}; use the array returned then."
-            )
-        for event in self._events():
+        with STATE_LOCK:
+            if self._completed_at is not None:
+                raise UseAfterTransferError(
+                    f"cannot wait() on the mapping of {self._host._flag.name}: it was already "
+                    f"completed at {where(self._completed_at)}; use the array returned then."
+                )
+            fences = self._fences()
+        for event in fences:
             self._backend.sync_event(event)
-        self.device._flag.move(MoveRecord("the end of its mapping", "", site))
-        self._completed_at = self._move.returned_at = site
-        host: MappedArray[Owned, DT] = MappedArray._adopt(  # type: ignore[assignment]
-            self._backend, self._host._buf, self._host._flag.name, None, self._host._mem
-        )
-        host._device_buf = self._host._device_buf
+        with STATE_LOCK:
+            if self._completed_at is not None:  # another thread completed it meanwhile
+                raise UseAfterTransferError(
+                    f"cannot wait() on the mapping of {self._host._flag.name}: it was "
+                    f"completed at {where(self._completed_at)} by another wait()."
+                )
+            host: MappedArray[Owned, DT] = self._host._reborn()  # type: ignore[assignment]
+            self.device._flag.retire(MoveRecord("mapping-end", "", site))
+            self._move.returned_at = site
+            self._completed_at = site
+        order_fences = self.device._order.fences
+        if order_fences:
+            for event in order_fences.values():
+                self._backend.release_event(event)
+            order_fences.clear()
         return host
+
+    def __del__(self) -> None:
+        try:
+            completed, host = self._completed_at, self._host
+            fences = self._fences()
+        except AttributeError:
+            return
+        if completed is not None:
+            return
+        keep = (host._buf, host._mem, host._device_buf)
+        for event in fences:
+            keep_alive(self._backend, event, keep)
+        warnings.warn(
+            f"the mapping of {host._flag.name} (made at {where(self._move.site)}) was "
+            "garbage-collected without wait(). Its memory is kept alive, unusable, until the "
+            "kernels that used it finish; call mapping.wait() and rebind the array it returns.",
+            ResourceWarning,
+            stacklevel=2,
+        )
 
 
 @overload
@@ -103,9 +163,10 @@ def mapped_array(
 ) -> MappedArray[Owned, Any]: ...
 def mapped_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
     """Allocate a mapped (zero-copy) host array, owned by the caller."""
+    dims = normalise_shape(shape, "nx.mapped_array()")
+    dt = check_dtype(dtype, "nx.mapped_array()")
     backend = get_backend()
-    dims = normalise_shape(shape)
-    host, device = backend.alloc_mapped(dims, np.dtype(dtype))
-    arr: Any = MappedArray._adopt(backend, host, label("MappedArray", dims, host.dtype), None)
+    host, device = backend.alloc_mapped(dims, dt)
+    arr: Any = MappedArray._adopt(backend, host, label("MappedArray", dims, host.dtype))
     arr._device_buf = device
     return arr

@@ -59,67 +59,81 @@ class StreamCore:
 
     def wait_for(self, other: StreamCore) -> None:
         """Make later work here wait, on the device, for all work enqueued on ``other``."""
-        self.synced[other] = other.epoch
+        epoch = other.epoch
         if other.closed_at is not None:
             self.backend.wait_event(self.raw, other.tail)
-            return
-        event = self.backend.record(other.raw)
-        self.backend.wait_event(self.raw, event)
-        self.backend.release_event(event)  # the wait captured it; the event may be reused
+        else:
+            event = self.backend.record(other.raw)
+            self.backend.wait_event(self.raw, event)
+            self.backend.release_event(event)  # the wait captured it; it may be reused
+        self.synced[other] = epoch  # committed once the wait is enqueued
 
     def event_now(self) -> Any:
         """An event capturing all work enqueued here so far (the tail once closed)."""
         return self.tail if self.closed_at is not None else self.backend.record(self.raw)
 
-    # -- ordering ------------------------------------------------------------
+    def settle(self) -> None:
+        """After an operation failed part-way: block until everything enqueued here has
+        run, so that nothing the failed operation may have enqueued (a copy the driver
+        accepted just before an interrupt) still uses memory about to be given back.
+        Error paths only; an interrupt during it is retried, then re-raised."""
+        for attempt in range(3):
+            try:
+                self.backend.sync_stream(self.raw)
+                return
+            except KeyboardInterrupt:
+                if attempt == 2:
+                    raise
+            except Exception:  # a broken context runs nothing more
+                return
+
+    # -- ordering: plan (may raise), enqueue the waits, then commit ----------
     def _unsynced_writer(self, order: DeviceOrder) -> StreamCore | None:
         writer = order.writer
-        if (
-            writer is not None
-            and writer is not self
-            and self.synced.get(writer, -1) < order.writer_epoch
-        ):
-            return writer
-        return None
+        if writer is None or writer is self:
+            return None
+        return writer if self.synced.get(writer, -1) < order.writer_epoch else None
 
     def _unsynced_readers(self, order: DeviceOrder) -> list[StreamCore]:
         synced = self.synced
         return [r for r, e in order.readers.items() if r is not self and synced.get(r, -1) < e]
 
-    def order_use(self, order: DeviceOrder, *, writes: bool) -> None:
-        """Order this stream's next work after other streams' work on one array.
-
-        Same-stream work needs nothing (stream order), nor does work this stream has
-        already waited for. Otherwise this stream waits, on the device, for the last
-        writer (reads and writes) and for the readers since (writes); a strict stream
-        raises instead.
-        """
-        writer = self._unsynced_writer(order)
-        if writer is not None:
-            if self.strict:
-                self.refuse_cross_stream(order, writer, "written")
-            self.wait_for(writer)
-        self.epoch += 1
-        if writes:
-            for reader in self._unsynced_readers(order):
-                if self.strict:
-                    self.refuse_cross_stream(order, reader, "read")
-                self.wait_for(reader)
-            order.writer = self
-            order.writer_epoch = self.epoch
-            order.readers = {}
-        else:  # the writer's own reads count too: a later writer elsewhere waits for them
-            order.readers[self] = self.epoch
-
-    def check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
-        """A strict stream refuses before it changes anything: check every use first."""
+    def plan(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> list[StreamCore]:
+        """The streams this one must wait for, on the device, before work that reads (or,
+        with True, writes) these arrays: the last writer of each, and for a write the
+        readers since. Same-stream work needs nothing (stream order), nor does work
+        already waited for. A strict stream raises instead. Changes nothing."""
+        waits: list[StreamCore] = []
         for order, writes in uses:
             writer = self._unsynced_writer(order)
             if writer is not None:
-                self.refuse_cross_stream(order, writer, "written")
+                if self.strict:
+                    self.refuse_cross_stream(order, writer, "written")
+                if writer not in waits:
+                    waits.append(writer)
             if writes:
                 for reader in self._unsynced_readers(order):
-                    self.refuse_cross_stream(order, reader, "read")
+                    if self.strict:
+                        self.refuse_cross_stream(order, reader, "read")
+                    if reader not in waits:
+                        waits.append(reader)
+        return waits
+
+    def check_strict(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
+        """A strict stream refuses before it changes anything."""
+        if self.strict:
+            self.plan(uses)
+
+    def commit_uses(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
+        """Record that work enqueued here used these arrays (after the enqueue succeeded)."""
+        for order, writes in uses:
+            self.epoch += 1
+            if writes:
+                order.writer = self
+                order.writer_epoch = self.epoch
+                order.readers = {}
+            else:  # the writer's own reads count too: a later writer elsewhere waits for them
+                order.readers[self] = self.epoch
 
     def refuse_cross_stream(self, order: DeviceOrder, other: StreamCore, how: str) -> None:
         raise CrossStreamError(
@@ -136,10 +150,13 @@ class DeviceOrder:
     Shared by an array and the handles lent from it.
     """
 
-    __slots__ = ("label", "readers", "writer", "writer_epoch")
+    __slots__ = ("fences", "label", "readers", "writer", "writer_epoch")
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, *, fenced: bool = False) -> None:
         self.label = label
+        #: For arrays whose end must be known exactly (a mapping's device view): stream
+        #: -> event recorded after the last work there that used the array.
+        self.fences: dict[StreamCore, Any] | None = {} if fenced else None
         self.writer: StreamCore | None = None
         self.writer_epoch = 0
         #: stream -> its epoch when it read (see ``StreamCore.epoch``)

@@ -13,8 +13,10 @@ the plugin checks statically:
 * while lent, the owner may not write, move or free;
 * a lent handle expires when its ``with`` block ends.
 
-Transitions are atomic (one lock for all flags): of two threads moving the same
-handle exactly one succeeds.
+Transitions are atomic: of two threads moving the same handle exactly one succeeds.
+:data:`STATE_LOCK`, one re-entrant lock for the process, is held by every public entry
+point across its check, enqueue and commit (never across a blocking wait), so that no
+other thread's close, free, move or map can fall between them.
 """
 
 from __future__ import annotations
@@ -23,19 +25,21 @@ import os
 import sys
 import threading
 from types import TracebackType
-from typing import Final, Generic, TypeVar
+from typing import Any, Final, Generic, NoReturn, TypeVar
 
 from typing_extensions import TypeAliasType
 
 from ._errors import BorrowError, UseAfterTransferError, where
 
 __all__ = [
+    "STATE_LOCK",
     "BorrowFlag",
     "Consumed",
     "Lent",
     "LendScope",
     "MoveRecord",
     "Owned",
+    "Unique",
     "WriteScope",
     "caller_site",
 ]
@@ -70,15 +74,22 @@ Consumed = TypeAliasType("Consumed", _T, type_params=(_T,))
 
 _PACKAGE_DIR: Final = os.path.dirname(os.path.abspath(__file__))
 _getframe: Final = sys._getframe
-_LOCK: Final = threading.Lock()
+
+#: Held across check -> enqueue -> commit by every entry point (re-entrant: entry points
+#: call each other, and a Pipeline's step enqueues from inside map()).
+STATE_LOCK: Final = threading.RLock()
 
 
 def caller_site() -> tuple[str, int]:
     """The first frame outside numbaxfer: the user's file and line.
 
-    Public methods call this directly, so the user's frame is usually two up.
+    Public methods call this directly, so the user's frame is usually two up; from a
+    shallow stack (an ``atexit`` hook calling ``stream.close``) the outermost frame.
     """
-    frame = _getframe(2)
+    try:
+        frame = _getframe(2)
+    except ValueError:  # called from a frame with fewer than two callers
+        frame = _getframe(1)
     code = frame.f_code
     if code.co_filename.startswith(_PACKAGE_DIR):
         while code.co_filename.startswith(_PACKAGE_DIR) and frame.f_back is not None:
@@ -87,17 +98,69 @@ def caller_site() -> tuple[str, int]:
     return (code.co_filename, frame.f_lineno)
 
 
+class Unique:
+    """Base of every handle-like object: one object, one owner.
+
+    Copying or pickling one would make a second owner of the same memory (or a second
+    completion of the same transfer), so ``copy.copy``, ``copy.deepcopy`` and ``pickle``
+    refuse it.
+    """
+
+    __slots__ = ()
+
+    def _refuse_copy(self, how: str) -> NoReturn:
+        name = getattr(self, "label", None) or type(self).__name__
+        raise TypeError(
+            f"cannot {how} {name}: a numbaxfer {type(self).__name__} is the one owner of its "
+            "memory (or transfer); a copy would be a second owner. Pass the object itself, "
+            "or lend it (`with x.lend() as view:`); to send work to another process, send a "
+            "description of it and allocate there."
+        )
+
+    def __copy__(self) -> NoReturn:
+        self._refuse_copy("copy")
+
+    def __deepcopy__(self, memo: Any) -> NoReturn:
+        self._refuse_copy("deep-copy")
+
+    def __reduce_ex__(self, protocol: Any) -> NoReturn:
+        self._refuse_copy("pickle")
+
+
 class MoveRecord:
-    """Where a handle went: the transfer that took it and, later, who got it back."""
+    """Where a handle went: the transfer that took it and, later, who got it back.
+
+    ``kind`` is one of :data:`TRANSFER_KINDS` (a copy, a mapping or a pipeline run that
+    gives the handle back from ``wait()``) or of the kinds in :data:`_ENDS` (the handle's
+    memory went somewhere it does not come back from as this handle).
+    """
 
     __slots__ = ("kind", "returned_at", "site", "stream", "transfer")
 
     def __init__(self, kind: str, stream: str, site: tuple[str, int], transfer: str = "") -> None:
-        self.kind = kind  # "upload", "download", "free", ...
+        self.kind = kind
         self.stream = stream  # label of the stream, or "" for moves that involve none
         self.site = site
         self.transfer = transfer  # the transfer's short name ("upload#3"), once it exists
         self.returned_at: tuple[str, int] | None = None
+
+
+#: How a handle that went one of these ways is spoken of (see ``_dead_error``).
+_ENDS: Final = {
+    "free": "it was freed at {site}. Allocate a new array.",
+    "give": (
+        "it was given back to its PinnedPool at {site}. Take a buffer from the pool "
+        "(`buf = pool.take()`) and use that."
+    ),
+    "mapping-end": (
+        "it was the device view of a mapping that ended at {site} (mapping.wait()). Map the "
+        "array again (`mapping = stream.map(host)`) and use the new mapping's device."
+    ),
+    "expire-pinned": (
+        "it was the handle of an nx.pinned() block that ended at {site}; the memory is "
+        "unpinned. Use the numpy array itself after the block, or pin it again."
+    ),
+}
 
 
 # Modes of a flag.
@@ -108,20 +171,38 @@ _EXPIRED: Final = 3  # a lent handle after its with-block
 
 
 class BorrowFlag:
-    """The runtime state of one handle. Methods raise before changing anything."""
+    """The runtime state of one handle. Methods raise before changing anything.
 
-    __slots__ = ("_lend_sites", "_mode", "_moved", "_write_site", "lent_at", "name", "read_only")
+    A lent handle's flag has a ``root``: the owner's flag, where its lends (and lends
+    of lends) are counted, so that the owner stays lent while any of them lives.
+    """
 
-    def __init__(self, name: str, lent_at: tuple[str, int] | None = None) -> None:
+    __slots__ = (
+        "_expired",
+        "_lend_sites",
+        "_mode",
+        "_moved",
+        "_write_site",
+        "lent_at",
+        "name",
+        "read_only",
+        "root",
+    )
+
+    def __init__(
+        self, name: str, lent_at: tuple[str, int] | None = None, root: BorrowFlag | None = None
+    ) -> None:
         self.name = name
         #: Set on lent handles (where they were lent): they may be read and lent again,
         #: never written or moved.
         self.lent_at = lent_at
         self.read_only = lent_at is not None
+        self.root: BorrowFlag = self if root is None else root.root
         self._mode = _FREE
         self._lend_sites: list[tuple[str, int]] = []
         self._write_site: tuple[str, int] | None = None
         self._moved: MoveRecord | None = None
+        self._expired: MoveRecord | None = None  # why an expired handle ended, if not a lend
 
     # -- queries -------------------------------------------------------------
     @property
@@ -144,7 +225,7 @@ class BorrowFlag:
         return self._mode in (_FREE, _WRITING)
 
     def state(self) -> str:
-        """A word for repr(): owned, writing, lent, moved, expired."""
+        """A word for repr(): ready, writing, lent, moved, freed, expired."""
         if self._mode == _MOVED:
             return "moved" if self._moved is None or self._moved.kind != "free" else "freed"
         if self._mode == _EXPIRED:
@@ -176,55 +257,62 @@ class BorrowFlag:
             self._check_exclusive(op, site)
 
     # -- transitions ---------------------------------------------------------
-    # Transitions hold one lock for check-and-set, so that of two threads racing for
-    # the same handle exactly one wins. (acquire/release in try/finally: cheaper than
-    # `with` on CPython.)
+    # Each holds STATE_LOCK for check-and-set, so that of two threads racing for the
+    # same handle exactly one wins.
     def begin_write(self, site: tuple[str, int]) -> None:
-        _LOCK.acquire()
-        try:
+        with STATE_LOCK:
             if self._mode != _FREE or self.read_only or self._lend_sites:
                 self._check_exclusive("write()", site)
             self._mode = _WRITING
             self._write_site = site
-        finally:
-            _LOCK.release()
 
     def end_write(self) -> None:
-        if self._mode == _WRITING:
-            self._mode = _FREE
-        self._write_site = None
+        with STATE_LOCK:
+            if self._mode == _WRITING:
+                self._mode = _FREE
+            self._write_site = None
 
     def begin_lend(self, site: tuple[str, int]) -> None:
-        _LOCK.acquire()
-        try:
+        """A lend of this handle starts; counted on the owner (the root)."""
+        with STATE_LOCK:
             if self._mode != _FREE:
                 self.check_read("lend()")
-            self._lend_sites.append(site)
-        finally:
-            _LOCK.release()
+            root = self.root
+            if root is not self and root._mode != _FREE:
+                root.check_read("lend()")
+            root._lend_sites.append(site)
 
     def end_lend(self, site: tuple[str, int]) -> None:
-        self._lend_sites.remove(site)  # list.remove is atomic under the GIL
+        with STATE_LOCK:
+            self.root._lend_sites.remove(site)
 
     def move(self, record: MoveRecord) -> None:
         """Hand the handle over (to a transfer, or to ``free``). Atomic."""
-        _LOCK.acquire()
-        try:
+        with STATE_LOCK:
             if self._mode != _FREE or self.read_only or self._lend_sites:
                 self._check_exclusive(record.kind, record.site)
             self._mode = _MOVED
             self._moved = record
-        finally:
-            _LOCK.release()
 
     def unmove(self) -> None:
         """Undo :meth:`move` when the enqueue that followed it failed."""
-        self._mode = _FREE
-        self._moved = None
+        with STATE_LOCK:
+            if self._mode == _MOVED:
+                self._mode = _FREE
+                self._moved = None
 
-    def expire(self) -> None:
-        """End of a lend block: the lent handle may not be used any more."""
-        self._mode = _EXPIRED
+    def retire(self, record: MoveRecord) -> None:
+        """The handle's memory went where it does not come back from as this handle
+        (a mapping's device view when the mapping ends). Unconditional."""
+        with STATE_LOCK:
+            self._mode = _MOVED
+            self._moved = record
+
+    def expire(self, why: MoveRecord | None = None) -> None:
+        """The handle may not be used any more: its lend block ended, or ``why``."""
+        with STATE_LOCK:
+            self._mode = _EXPIRED
+            self._expired = why
 
     # -- messages ------------------------------------------------------------
     def _check_exclusive(self, op: str, site: tuple[str, int]) -> None:
@@ -250,6 +338,11 @@ class BorrowFlag:
 
     def _dead_error(self, op: str) -> Exception:
         if self._mode == _EXPIRED:
+            why = self._expired
+            if why is not None:
+                return BorrowError(
+                    f"cannot {op} {self.label}: " + _ENDS[why.kind].format(site=where(why.site))
+                )
             return BorrowError(
                 f"cannot {op} {self.label}: it was lent for a `with ...lend()` block that has "
                 "ended. A lent handle is valid only inside its block; lend again, or use the "
@@ -257,10 +350,10 @@ class BorrowFlag:
             )
         rec = self._moved
         assert rec is not None
-        if rec.kind == "free":
+        end = _ENDS.get(rec.kind)
+        if end is not None:
             return UseAfterTransferError(
-                f"cannot {op} {self.label}: it was freed at {where(rec.site)}. "
-                "Allocate a new array."
+                f"cannot {op} {self.label}: " + end.format(site=where(rec.site))
             )
         on = f" on {rec.stream}" if rec.stream else ""
         into = rec.transfer or rec.kind
@@ -281,16 +374,28 @@ _V = TypeVar("_V")
 _H = TypeVar("_H")
 
 
-class WriteScope(Generic[_V]):
-    """The with-block of ``write()``: yields the writable view, seals it at exit."""
+class WriteScope(Unique, Generic[_V]):
+    """The with-block of ``write()``: the borrow starts at ``__enter__`` (checked
+    already at the ``write()`` call, so that an error names the user's line) and ends at
+    ``__exit__``, which also seals the view read-only. Enter it once."""
 
-    __slots__ = ("_flag", "_view")
+    __slots__ = ("_entered", "_flag", "_site", "_view")
 
-    def __init__(self, flag: BorrowFlag, view: _V) -> None:
+    def __init__(self, flag: BorrowFlag, view: _V, site: tuple[str, int]) -> None:
         self._flag = flag
         self._view = view
+        self._site = site
+        self._entered = False
 
     def __enter__(self) -> _V:
+        with STATE_LOCK:
+            if self._entered:
+                raise RuntimeError(
+                    f"the write() scope of {self._flag.label} taken at {where(self._site)} was "
+                    "already entered; call write() again for a new block."
+                )
+            self._flag.begin_write(self._site)
+            self._entered = True
         return self._view
 
     def __exit__(
@@ -300,10 +405,11 @@ class WriteScope(Generic[_V]):
         self._flag.end_write()
 
 
-class LendScope(Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
-    """The with-block of ``lend()``: yields the lent handle, expires it at exit."""
+class LendScope(Unique, Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
+    """The with-block of ``lend()``: the lend starts at ``__enter__`` and the lent
+    handle expires at ``__exit__``. Enter it once."""
 
-    __slots__ = ("_lent", "_lent_flag", "_owner_flag", "_site")
+    __slots__ = ("_entered", "_lent", "_lent_flag", "_owner_flag", "_site")
 
     def __init__(
         self, owner_flag: BorrowFlag, site: tuple[str, int], lent: _H, lent_flag: BorrowFlag
@@ -312,12 +418,22 @@ class LendScope(Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
         self._site = site
         self._lent = lent
         self._lent_flag = lent_flag
+        self._entered = False
 
     def __enter__(self) -> _H:
+        with STATE_LOCK:
+            if self._entered:
+                raise RuntimeError(
+                    f"the lend() scope of {self._owner_flag.label} taken at {where(self._site)} "
+                    "was already entered; call lend() again for a new block."
+                )
+            self._owner_flag.begin_lend(self._site)
+            self._entered = True
         return self._lent
 
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._lent_flag.expire()
-        self._owner_flag.end_lend(self._site)
+        with STATE_LOCK:
+            self._lent_flag.expire()
+            self._owner_flag.end_lend(self._site)

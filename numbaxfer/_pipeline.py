@@ -12,7 +12,7 @@ memory belongs to the run until ``run.wait()`` hands both arrays back.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, final
 
 import numpy as np
 
@@ -20,9 +20,10 @@ from ._checks import check_host
 from ._device import DeviceArray, device_array
 from ._errors import StreamClosedError, where
 from ._host import PinnedArray
-from ._ownership import Consumed, Lent, MoveRecord, Owned, caller_site
+from ._ownership import STATE_LOCK, Consumed, Lent, MoveRecord, Owned, Unique, caller_site
 from ._stream import Stream, stream
 from ._transfer import Transfer
+from ._util import check_dtype
 
 __all__ = ["Pipeline", "PipelineRun"]
 
@@ -33,26 +34,41 @@ DT = TypeVar("DT", bound=np.generic)
 Step = Callable[[Stream[Lent], DeviceArray[Owned, DT], DeviceArray[Owned, DT]], None]
 
 
-class PipelineRun(Generic[DT]):
+@final
+class PipelineRun(Unique, Generic[DT]):
     """One ``Pipeline.map`` in flight. ``wait()`` returns ``(source, destination)``."""
 
-    __slots__ = ("_dst", "_src")
+    __slots__ = ("_back", "_dst", "_src")
 
-    def __init__(
-        self,
-        src: Transfer[PinnedArray[Owned, DT]],
-        dst: Transfer[PinnedArray[Owned, DT]],
-    ) -> None:
+    _src: Transfer[PinnedArray[Owned, DT]]
+    _dst: Transfer[PinnedArray[Owned, DT]]
+    _back: PinnedArray[Owned, DT] | None  # the destination, between two halves of a wait()
+
+    def __init__(self) -> None:
+        raise TypeError("PipelineRun is not created directly: Pipeline.map() returns one.")
+
+    @classmethod
+    def _create(
+        cls, src: Transfer[PinnedArray[Owned, DT]], dst: Transfer[PinnedArray[Owned, DT]]
+    ) -> PipelineRun[DT]:
+        self = object.__new__(cls)
         self._src = src
         self._dst = dst
+        self._back = None
+        return self
 
     def done(self) -> bool:
         """True once every chunk has been downloaded (never blocks)."""
         return self._dst.done()
 
     def wait(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
-        """Block until the last chunk is home; return both arrays, owned again."""
-        return self._src.wait(), self._dst.wait()
+        """Block until the last chunk is home; return both arrays, owned again.
+        Interrupted, it may be called again (each array is given back once)."""
+        if self._back is None:
+            self._back = self._dst.wait()
+        src = self._src.wait()
+        dst, self._back = self._back, None
+        return src, dst
 
     def __await__(
         self,
@@ -61,11 +77,13 @@ class PipelineRun(Generic[DT]):
         return self._wait_async().__await__()
 
     async def _wait_async(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
-        src = await self._src
-        return src, await self._dst
+        if self._back is None:
+            self._back = await self._dst
+        return self.wait()
 
 
-class Pipeline(Generic[DT]):
+@final
+class Pipeline(Unique, Generic[DT]):
     """A ring of ``slots`` streams, each with an input and an output device buffer of
     ``chunk`` elements. Create once, ``map`` many times; ``close()`` when done.
 
@@ -77,10 +95,11 @@ class Pipeline(Generic[DT]):
     """
 
     def __init__(self, chunk: int, dtype: type[DT] | np.dtype[DT], *, slots: int = 3) -> None:
-        if chunk <= 0 or slots <= 0:
-            raise ValueError(f"Pipeline needs chunk > 0 and slots > 0, got {chunk}, {slots}")
+        for name, value in (("chunk", chunk), ("slots", slots)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
+                raise ValueError(f"Pipeline needs an int {name} > 0, got {value!r}")
         self.chunk = int(chunk)
-        self.dtype = np.dtype(dtype)
+        self.dtype = check_dtype(dtype, "nx.Pipeline()")
         self._streams: list[Stream[Owned]] = [stream() for _ in range(slots)]
         self._inputs: list[DeviceArray[Owned, DT]] = [
             device_array(self.chunk, self.dtype) for _ in range(slots)
@@ -105,45 +124,61 @@ class Pipeline(Generic[DT]):
 
         ``src`` and ``into`` MOVE into the run (every use raises until ``run.wait()``
         gives them back). Both must be 1-D-compatible pinned arrays of this pipeline's
-        dtype and the same size, a multiple of ``chunk``.
+        dtype and the same size, a multiple of ``chunk``. If ``step`` (or anything else)
+        raises part-way, the chunks already enqueued are waited for on the host and both
+        arrays are given back to the caller's handles before the exception propagates.
+        Thread-safe: concurrent maps on one pipeline run one after the other.
         """
         site = caller_site()
-        if self._closed_at is not None:
-            raise StreamClosedError(
-                f"Pipeline.map() at {where(site)}: the pipeline was closed at "
-                f"{where(self._closed_at)}. Create a new nx.Pipeline."
+        if not callable(step):
+            raise TypeError(
+                f"Pipeline.map() at {where(site)}: step must be a callable "
+                "step(stream, chunk_in, chunk_out), not {type(step).__name__}"
             )
-        first = self._streams[0]
-        backend = first._backend
-        check_host(src, "Pipeline.map", "src", backend)
-        check_host(into, "Pipeline.map", "into", backend)
-        for name, arr in (("src", src), ("into", into)):
-            if arr.dtype != self.dtype or arr.size != src.size or arr.size % self.chunk:
-                raise ValueError(
-                    f"Pipeline.map(): {name} {arr.label} must have dtype {self.dtype} and "
-                    f"the same size as src ({src.size}), a multiple of chunk={self.chunk}."
+        with STATE_LOCK:
+            if self._closed_at is not None:
+                raise StreamClosedError(
+                    f"Pipeline.map() at {where(site)}: the pipeline was closed at "
+                    f"{where(self._closed_at)}. Create a new nx.Pipeline."
                 )
-        if src is into:
-            raise ValueError("Pipeline.map(): src and into must be different arrays")
-        into._flag.check_writable("Pipeline.map() into", site)
-        src_move = MoveRecord("Pipeline.map", first.label, site)
-        src._flag.move(src_move)
-        dst_move = MoveRecord("Pipeline.map", first.label, site)
-        try:
-            into._flag.move(dst_move)
-        except BaseException:
-            src._flag.unmove()
-            raise
-        self._enqueue(src, into, step)
-        self._join()
-        return PipelineRun(
-            Transfer._start(
-                first._core, "pipeline", src, backend.record(first._core.raw), src_move
-            ),
-            Transfer._start(
-                first._core, "pipeline", into, backend.record(first._core.raw), dst_move
-            ),
-        )
+            first = self._streams[0]
+            backend = first._backend
+            check_host(src, "Pipeline.map", "src", backend)
+            check_host(into, "Pipeline.map", "into", backend)
+            for name, arr in (("src", src), ("into", into)):
+                if arr.dtype != self.dtype or arr.size != src.size or arr.size % self.chunk:
+                    raise ValueError(
+                        f"Pipeline.map(): {name} {arr.label} must have dtype {self.dtype} and "
+                        f"the same size as src ({src.size}), a multiple of chunk={self.chunk}."
+                    )
+            if src is into or np.shares_memory(src._buf, into._buf):
+                raise ValueError("Pipeline.map(): src and into must be different arrays")
+            src._flag.check_writable("Pipeline.map", site)
+            into._flag.check_writable("Pipeline.map() into", site)
+            # The arrays move before the step runs: user code inside it cannot touch them.
+            src_move = MoveRecord("Pipeline.map", first.label, site)
+            dst_move = MoveRecord("Pipeline.map", first.label, site)
+            src._flag.move(src_move)
+            core = first._core
+            try:
+                into._flag.move(dst_move)
+                try:
+                    self._enqueue(src, into, step)
+                    self._join()
+                    events = (backend.record(core.raw), backend.record(core.raw))
+                    return PipelineRun._create(
+                        Transfer._start(core, "pipeline", src, events[0], src_move),
+                        Transfer._start(core, "pipeline", into, events[1], dst_move),
+                    )
+                except BaseException:
+                    for s in self._streams:  # nothing enqueued may still touch the arrays
+                        s._core.settle()
+                    core.pending.clear()  # none of this run's transfers was handed out
+                    into._flag.unmove()
+                    raise
+            except BaseException:
+                src._flag.unmove()
+                raise
 
     def _enqueue(
         self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]
@@ -167,8 +202,12 @@ class Pipeline(Generic[DT]):
             first.wait_for(other._core)
 
     def close(self) -> None:
-        """Close the slot streams (work already enqueued still runs to completion)."""
-        if self._closed_at is None:
-            for s in self._streams:
-                s.close()
-            self._closed_at = caller_site()
+        """Close the slot streams (work already enqueued still runs to completion).
+        Refused while a run is not completed (its wait() gives the arrays back)."""
+        site = caller_site()
+        with STATE_LOCK:
+            if self._closed_at is None:
+                for s in self._streams:
+                    if not s.closed:
+                        s.close()
+                self._closed_at = site

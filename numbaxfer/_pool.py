@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
 
+from ._errors import where
 from ._host import PinnedArray, pinned_array
-from ._ownership import Consumed, MoveRecord, Owned, caller_site
+from ._ownership import STATE_LOCK, Consumed, MoveRecord, Owned, Unique, caller_site
 from ._transfer import Transfer
 
 __all__ = ["PinnedPool"]
@@ -24,7 +25,8 @@ __all__ = ["PinnedPool"]
 DT = TypeVar("DT", bound=np.generic)
 
 
-class PinnedPool(Generic[DT]):
+@final
+class PinnedPool(Unique, Generic[DT]):
     """``count`` pinned buffers of one shape and dtype, allocated once.
 
     * ``take()``: an owned buffer no copy is using (waits for the oldest recycled
@@ -44,8 +46,8 @@ class PinnedPool(Generic[DT]):
         self: PinnedPool[Any], count: int, shape: int | tuple[int, ...], dtype: DTypeLike
     ) -> None: ...
     def __init__(self, count: int, shape: int | tuple[int, ...], dtype: DTypeLike) -> None:
-        if count <= 0:
-            raise ValueError(f"PinnedPool needs count > 0, got {count}")
+        if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+            raise ValueError(f"PinnedPool needs an int count > 0, got {count!r}")
         self._cond = threading.Condition(threading.Lock())
         self._free: deque[PinnedArray[Owned, DT]] = deque(
             pinned_array(shape, dtype) for _ in range(count)
@@ -86,26 +88,46 @@ class PinnedPool(Generic[DT]):
                         f"PinnedPool.take(): none of its {self.count} buffers came back within "
                         f"{timeout} s; give() or recycle() them when done (or enlarge the pool)."
                     )
-        return oldest.wait()
+        try:
+            return oldest.wait()
+        except BaseException:  # interrupted: the transfer is still pending; keep it
+            if not oldest.completed:
+                with self._cond:
+                    self._recycled.appendleft(oldest)
+                    self._cond.notify()
+            raise
 
     def drain(self) -> None:
         """Complete every recycled transfer (waiting for each one's own event) and put
         its buffer back: call before dropping the pool, so nothing is left in flight."""
-        with self._cond:
-            pending = list(self._recycled)
-            self._recycled.clear()
-        done = [t.wait() for t in pending]
-        with self._cond:
-            self._free.extend(done)
-            self._cond.notify_all()
+        while True:
+            with self._cond:
+                if not self._recycled:
+                    return
+                transfer = self._recycled.popleft()
+            try:
+                buf = transfer.wait()
+            except BaseException:
+                if not transfer.completed:
+                    with self._cond:
+                        self._recycled.appendleft(transfer)
+                raise
+            with self._cond:
+                self._free.append(buf)
+                self._cond.notify()
 
     def give(self, buf: Consumed[PinnedArray[Owned, DT]]) -> None:
         """Put ``buf`` back now (it MOVES: the caller may not use it again)."""
+        site = caller_site()
+        if not isinstance(buf, PinnedArray):
+            raise TypeError(
+                f"PinnedPool.give() at {where(site)} takes one of the pool's buffers (an "
+                f"nx.PinnedArray from take()), not {type(buf).__name__}"
+            )
         self._check_member(buf)
-        buf._flag.move(MoveRecord("PinnedPool.give", "", caller_site()))
-        fresh: PinnedArray[Owned, DT] = PinnedArray._adopt(
-            buf._backend, buf._buf, buf._flag.name, None, buf._mem
-        )
+        with STATE_LOCK:
+            fresh: PinnedArray[Owned, DT] = buf._reborn()
+            buf._flag.move(MoveRecord("give", "", site))
         with self._cond:
             self._free.append(fresh)
             self._cond.notify()
@@ -113,16 +135,20 @@ class PinnedPool(Generic[DT]):
     def recycle(self, transfer: Consumed[Transfer[PinnedArray[Owned, DT]]]) -> None:
         """Hand a transfer that holds one of the pool's buffers to the pool, which
         completes it once it has finished. The caller may not ``wait()`` it any more."""
-        if not isinstance(transfer, Transfer) or transfer._buf is None:
-            raise TypeError("recycle() takes an unfinished transfer of one of this pool's buffers")
-        self._check_member(transfer)
+        if not isinstance(transfer, Transfer) or transfer._handle is None:
+            raise TypeError(
+                "PinnedPool.recycle() takes an unfinished transfer (upload or download) of one "
+                f"of this pool's buffers, not {transfer!r}"
+            )
+        self._check_member(transfer._handle)
+        held = transfer._take_over(caller_site(), "a PinnedPool")
         with self._cond:
-            self._recycled.append(transfer)
+            self._recycled.append(held)
             self._cond.notify()
 
-    def _check_member(self, obj: Any) -> None:
+    def _check_member(self, obj: PinnedArray[Any, Any]) -> None:
         buf = obj._buf
-        base = buf.base if buf is not None and buf.base is not None else buf
+        base = buf.base if buf.base is not None else buf
         if id(base) not in self._members:
             raise ValueError(
                 f"{getattr(obj, 'label', obj)!s} is not one of this pool's buffers; a pool only "

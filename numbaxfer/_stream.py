@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from collections.abc import Callable, Iterable
-from typing import Any, Final, Generic, TypeVar, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, Generic, TypeVar, final, overload
 
 import numpy as np
 
@@ -16,7 +16,17 @@ from ._errors import StreamClosedError, where
 from ._host import PinnedArray
 from ._mapped import MappedArray, Mapping
 from ._order import DeviceOrder, StreamCore
-from ._ownership import BorrowFlag, Consumed, LendScope, Lent, MoveRecord, Owned, caller_site
+from ._ownership import (
+    STATE_LOCK,
+    BorrowFlag,
+    Consumed,
+    LendScope,
+    Lent,
+    MoveRecord,
+    Owned,
+    Unique,
+    caller_site,
+)
 from ._transfer import Transfer
 from ._util import describe_transfer
 
@@ -25,18 +35,24 @@ __all__ = ["Kernel", "Stream", "kernel", "stream"]
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
 _numbers = itertools.count(1)
+_R = TypeVar("_R")
 
 READ: Final = 1
 WRITE: Final = 2
 
 
-class Stream(Generic[Cap]):
+@final
+class Stream(Unique, Generic[Cap]):
     """A CUDA stream with an ownership capability.
 
     Work enqueued on one stream runs in order. ``Stream[Owned]`` (from
     :func:`stream`) may enqueue and close; ``Stream[Lent]`` (from ``lend()``) may
     enqueue but not close. Every method checks its arguments and the ownership rules
-    before anything is enqueued; on error nothing has changed.
+    before anything is enqueued, enqueues, then commits its bookkeeping; a call that
+    raises has changed nothing (if it failed after the driver may have accepted work,
+    it first waits for that work on the host, then gives every argument back).
+    Thread-safe: each operation is atomic with respect to other threads' close, free,
+    move and map.
     """
 
     __slots__ = ("_backend", "_core", "_flag")
@@ -50,12 +66,17 @@ class Stream(Generic[Cap]):
 
     @classmethod
     def _adopt(
-        cls, core: StreamCore, label: str, lent_at: tuple[str, int] | None = None
+        cls,
+        core: StreamCore,
+        label: str,
+        lent_from: Stream[Any] | None = None,
+        lent_at: tuple[str, int] | None = None,
     ) -> Stream[Any]:
         self = object.__new__(cls)
         self._backend = core.backend
         self._core = core
-        self._flag = BorrowFlag(label, lent_at)
+        root = None if lent_from is None else lent_from._flag
+        self._flag = BorrowFlag(label, lent_at, root)
         return self
 
     @property
@@ -82,20 +103,22 @@ class Stream(Generic[Cap]):
         streams is ordered after it by an event wait on the device.
         """
         site = caller_site()
-        self._check_open("upload()", site)
-        check_host(src, "upload", "src", self._backend)
-        check_device(to, "upload", "to", self._backend)
-        check_match(src, to, "upload")
-        to._flag.check_writable("upload() into", site)
-        move = MoveRecord("upload", self.label, site)
-        src._flag.move(move)
-        try:
-            self._core.order_use(to._order, writes=True)
-            self._backend.copy_htod(self._core.raw, to._buf, src._mem)
-        except BaseException:
-            src._flag.unmove()
-            raise
-        return self._finish("upload", src, move)
+        with STATE_LOCK:
+            self._check_open("upload()", site)
+            check_host(src, "upload", "src", self._backend)
+            check_device(to, "upload", "to", self._backend)
+            check_match(src, to, "upload")
+            to._flag.check_writable("upload() into", site)
+            src._flag.check_writable("upload", site)
+            backend, raw = self._backend, self._core.raw
+            dst, mem = to._buf, src._mem
+
+            def work() -> Any:
+                backend.copy_htod(raw, dst, mem)
+                return backend.record(raw)
+
+            event = self._enqueue(((to._order, True),), work)
+            return self._hand_over("upload", src, event, site)
 
     def download(
         self, src: DeviceArray[Lent, DT], *, into: Consumed[PinnedArray[Owned, DT]]
@@ -108,20 +131,22 @@ class Stream(Generic[Cap]):
         stream, after that work too, by an event wait on the device).
         """
         site = caller_site()
-        self._check_open("download()", site)
-        check_device(src, "download", "src", self._backend)
-        check_host(into, "download", "into", self._backend)
-        check_match(src, into, "download")
-        src._flag.check_read("download() from")
-        move = MoveRecord("download", self.label, site)
-        into._flag.move(move)
-        try:
-            self._core.order_use(src._order, writes=False)
-            self._backend.copy_dtoh(self._core.raw, into._mem, src._buf)
-        except BaseException:
-            into._flag.unmove()
-            raise
-        return self._finish("download", into, move)
+        with STATE_LOCK:
+            self._check_open("download()", site)
+            check_device(src, "download", "src", self._backend)
+            check_host(into, "download", "into", self._backend)
+            check_match(src, into, "download")
+            src._flag.check_read("download() from")
+            into._flag.check_writable("download", site)
+            backend, raw = self._backend, self._core.raw
+            mem, buf = into._mem, src._buf
+
+            def work() -> Any:
+                backend.copy_dtoh(raw, mem, buf)
+                return backend.record(raw)
+
+            event = self._enqueue(((src._order, False),), work)
+            return self._hand_over("download", into, event, site)
 
     def copy(self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]) -> Transfer[None]:
         """Copy device array ``src`` into device array ``to`` on this stream.
@@ -131,19 +156,23 @@ class Stream(Generic[Cap]):
         None; completing it is optional.
         """
         site = caller_site()
-        self._check_open("copy()", site)
-        check_device(src, "copy", "src", self._backend)
-        check_device(to, "copy", "to", self._backend)
-        check_match(src, to, "copy")
-        src._flag.check_read("copy() from")
-        to._flag.check_writable("copy() into", site)
-        if self._core.strict:
-            self._core.check_strict(((src._order, False), (to._order, True)))
-        self._core.order_use(src._order, writes=False)
-        self._core.order_use(to._order, writes=True)
-        self._backend.copy_dtod(self._core.raw, to._buf, src._buf)
-        event = self._backend.record(self._core.raw)
-        return Transfer._start(self._core, "copy", None, event, None, f"{src.label} -> {to.label}")
+        with STATE_LOCK:
+            self._check_open("copy()", site)
+            check_device(src, "copy", "src", self._backend)
+            check_device(to, "copy", "to", self._backend)
+            check_match(src, to, "copy")
+            src._flag.check_read("copy() from")
+            to._flag.check_writable("copy() into", site)
+            backend, raw = self._backend, self._core.raw
+            dst_buf, src_buf = to._buf, src._buf
+
+            def work() -> Any:
+                backend.copy_dtod(raw, dst_buf, src_buf)
+                return backend.record(raw)
+
+            event = self._enqueue(((src._order, False), (to._order, True)), work)
+            what = f"{src.label} -> {to.label}"
+            return Transfer._start(self._core, "copy", None, event, None, what)
 
     # -- kernels -------------------------------------------------------------
     @overload
@@ -175,53 +204,57 @@ class Stream(Generic[Cap]):
         must be owned (not lent). With an :func:`nx.kernel` (declared intents), arrays
         for ``reads`` parameters may be ``Lent`` and are ordered as reads. Host arrays
         are refused (upload them first). Work on other streams that touched an argument
-        is ordered before the launch by an event wait on the device (rule 4).
+        is ordered before the launch by an event wait on the device (rule 4). If numba
+        refuses the launch (say, a wrong argument count), nothing is recorded.
         """
         site = caller_site()
-        self._check_open("launch()", site)
-        intents: tuple[int, ...] | None = None
-        dispatcher = kernel
-        if isinstance(kernel, Kernel):
-            intents, dispatcher = kernel.intents, kernel.dispatcher
-            if len(args) != len(intents):
-                raise TypeError(
-                    f"launch() at {where(site)}: {kernel.name} takes {len(intents)} "
-                    f"arguments ({', '.join(kernel.params)}), got {len(args)}"
-                )
-        uses: list[tuple[DeviceOrder, bool]] = []
-        raw_args: list[Any] = []
-        for i, arg in enumerate(args):
-            if isinstance(arg, DeviceArray):
-                check_same_backend(arg, "launch", f"argument {i}", self._backend)
-                intent = WRITE if intents is None else intents[i]
-                if intent == WRITE:
-                    arg._flag.check_writable(
-                        f"pass to a kernel that writes it (argument {i})", site
-                    )
-                elif intent == READ:
-                    arg._flag.check_read(f"pass to a kernel (argument {i})")
-                else:
-                    assert isinstance(kernel, Kernel)
+        with STATE_LOCK:
+            self._check_open("launch()", site)
+            intents: tuple[int, ...] | None = None
+            dispatcher = kernel
+            if isinstance(kernel, Kernel):
+                intents, dispatcher = kernel.intents, kernel.dispatcher
+                if len(args) != len(intents):
                     raise TypeError(
-                        f"launch() at {where(site)}: {kernel.name}'s parameter "
-                        f"{kernel.params[i]!r} got a device array but is declared neither in "
-                        "reads nor in writes. Declare it: nx.kernel(reads=[...], writes=[...])."
+                        f"launch() at {where(site)}: {kernel.name} takes {len(intents)} "
+                        f"arguments ({', '.join(kernel.params)}), got {len(args)}"
                     )
-                uses.append((arg._order, intent == WRITE))
-                raw_args.append(self._backend.kernel_arg(arg._buf))
-            elif isinstance(arg, (PinnedArray, np.ndarray)):
-                raise TypeError(
-                    f"launch() argument {i} at {where(site)} is host memory "
-                    f"({type(arg).__name__}); numba would copy it synchronously. Upload it "
-                    "into an nx.device_array with stream.upload() and pass that."
-                )
-            else:
-                raw_args.append(arg)
-        if self._core.strict:
-            self._core.check_strict(uses)
-        for order, writes in uses:
-            self._core.order_use(order, writes=writes)
-        self._backend.launch(self._core.raw, dispatcher, griddim, blockdim, raw_args)
+            uses: list[tuple[DeviceOrder, bool]] = []
+            raw_args: list[Any] = []
+            for i, arg in enumerate(args):
+                if isinstance(arg, DeviceArray):
+                    check_same_backend(arg, "launch", f"argument {i}", self._backend)
+                    intent = WRITE if intents is None else intents[i]
+                    if intent == WRITE:
+                        arg._flag.check_writable(
+                            f"pass to a kernel that writes it (argument {i})", site
+                        )
+                    elif intent == READ:
+                        arg._flag.check_read(f"pass to a kernel (argument {i})")
+                    else:
+                        assert isinstance(kernel, Kernel)
+                        raise TypeError(
+                            f"launch() at {where(site)}: {kernel.name}'s parameter "
+                            f"{kernel.params[i]!r} got a device array but is declared neither "
+                            "in reads nor in writes. Declare it: "
+                            "nx.kernel(reads=[...], writes=[...])."
+                        )
+                    uses.append((arg._order, intent == WRITE))
+                    raw_args.append(self._backend.kernel_arg(arg._buf))
+                elif isinstance(arg, (PinnedArray, np.ndarray)):
+                    raise TypeError(
+                        f"launch() argument {i} at {where(site)} is host memory "
+                        f"({type(arg).__name__}); numba would copy it synchronously. Upload it "
+                        "into an nx.device_array with stream.upload() and pass that."
+                    )
+                else:
+                    raw_args.append(arg)
+            backend, raw = self._backend, self._core.raw
+
+            def work() -> None:
+                backend.launch(raw, dispatcher, griddim, blockdim, raw_args)
+
+            self._enqueue(uses, work)
 
     def wait_for(self, other: Stream[Any]) -> None:
         """Make work enqueued here from now on wait, on the device (an event wait, no
@@ -232,9 +265,14 @@ class Stream(Generic[Cap]):
         ``other`` wrote.
         """
         site = caller_site()
-        self._check_open("wait_for()", site)
-        if other._core is not self._core:
-            self._core.wait_for(other._core)
+        if not isinstance(other, Stream):
+            raise TypeError(
+                f"wait_for() at {where(site)} takes an nx.Stream, not {type(other).__name__}"
+            )
+        with STATE_LOCK:
+            self._check_open("wait_for()", site)
+            if other._core is not self._core:
+                self._core.wait_for(other._core)
 
     def map(self, host: Consumed[MappedArray[Owned, DT]]) -> Mapping[DT]:
         """Hand mapped host memory to kernels, without a copy.
@@ -249,10 +287,16 @@ class Stream(Generic[Cap]):
                 f"map() takes an nx.MappedArray (nx.mapped_array(...)), not "
                 f"{type(host).__name__}; other host memory must be copied with upload()."
             )
-        self._check_open("map()", site)
-        move = MoveRecord("map", self.label, site)
-        host._flag.move(move)
-        return Mapping(host, move)
+        with STATE_LOCK:
+            self._check_open("map()", site)
+            check_same_backend(host, "map", "host", self._backend)
+            move = MoveRecord("map", self.label, site)
+            host._flag.move(move)
+            try:
+                return Mapping._create(host, move)
+            except BaseException:
+                host._flag.unmove()
+                raise
 
     # -- host synchronization ------------------------------------------------
     def synchronize(self) -> None:
@@ -261,7 +305,8 @@ class Stream(Generic[Cap]):
         Explicit and stream-wide; transfers still have to be completed with ``wait()``
         (which then returns at once) to get their arrays back.
         """
-        self._check_open("synchronize()", caller_site())
+        with STATE_LOCK:
+            self._check_open("synchronize()", caller_site())
         self._backend.sync_stream(self._core.raw)
 
     # -- lifetime ------------------------------------------------------------
@@ -270,8 +315,8 @@ class Stream(Generic[Cap]):
         may not close the stream; it expires at block exit. While lent the stream may
         not be closed."""
         site = caller_site()
-        self._flag.begin_lend(site)
-        lent: Stream[Lent] = Stream._adopt(self._core, self._flag.name, site)
+        self._flag.check_read("lend()")
+        lent: Stream[Lent] = Stream._adopt(self._core, self._flag.name, self, site)
         return LendScope(self._flag, site, lent, lent._flag)
 
     def close(self: Stream[Owned]) -> None:
@@ -279,37 +324,71 @@ class Stream(Generic[Cap]):
         (the error names them), while it is lent, and for a lent handle. Work already
         enqueued still runs to completion."""
         site = caller_site()
-        self._check_open("close()", site)
-        self._flag.check_writable("close()", site)
-        pending = self._core.pending
-        if pending:
-            names = "; ".join(
-                describe_transfer(kind, number, what, self.label)
-                for number, (kind, what) in pending.items()
-            )
-            raise StreamClosedError(
-                f"cannot close {self.label} at {where(site)}: {len(pending)} transfer(s) "
-                f"started on it are not completed: {names}. Complete each with wait() "
-                "(and rebind the array it returns), then close."
-            )
-        core = self._core
-        core.tail = self._backend.record(core.raw)
-        self._backend.close_stream(core.raw)
-        core.closed_at = site
+        with STATE_LOCK:
+            self._check_open("close()", site)
+            self._flag.check_writable("close()", site)
+            core = self._core
+            pending = core.pending
+            if pending:
+                names = "; ".join(
+                    describe_transfer(kind, number, what, self.label)
+                    for number, (kind, what) in pending.items()
+                )
+                raise StreamClosedError(
+                    f"cannot close {self.label} at {where(site)}: {len(pending)} transfer(s) "
+                    f"started on it are not completed: {names}. Complete each with wait() "
+                    "(and rebind the array it returns), then close."
+                )
+            tail = self._backend.record(core.raw)
+            try:
+                self._backend.close_stream(core.raw)
+            finally:  # once asked, the stream counts as closed (the driver may have done it)
+                core.tail = tail
+                core.closed_at = site
 
     # -- internals -----------------------------------------------------------
     def _check_open(self, op: str, site: tuple[str, int]) -> None:
         self._flag.check_alive(op)
         self._core.check_open(op, site)
 
-    def _finish(self, kind: str, host: PinnedArray[Any, Any], move: MoveRecord) -> Transfer[Any]:
+    def _enqueue(self, uses: Sequence[tuple[DeviceOrder, bool]], work: Callable[[], _R]) -> _R:
+        """Order, enqueue, commit: the cross-stream waits ``uses`` need (a strict
+        stream raises before anything), then ``work`` (the backend calls), then the
+        bookkeeping. If anything raises after the first backend call, the stream is
+        settled (host-synchronized) so that nothing it may have enqueued still runs,
+        and no bookkeeping changes."""
+        core = self._core
+        waits = core.plan(uses)
+        fenced = [order for order, _ in uses if order.fences is not None]
         try:
-            event = self._backend.record(self._core.raw)
+            for other in waits:
+                core.wait_for(other)
+            result = work()
+            fences = [core.backend.record(core.raw) for _ in fenced]
         except BaseException:
-            self._backend.sync_stream(self._core.raw)
+            core.settle()
+            raise
+        core.commit_uses(uses)
+        for order, event in zip(fenced, fences, strict=True):
+            assert order.fences is not None
+            old = order.fences.get(core)
+            order.fences[core] = event
+            if old is not None:
+                core.backend.release_event(old)
+        return result
+
+    def _hand_over(
+        self, kind: str, host: PinnedArray[Any, Any], event: Any, site: tuple[str, int]
+    ) -> Transfer[Any]:
+        """Commit a copy of ``host``: it moves into the new transfer."""
+        move = MoveRecord(kind, self.label, site)
+        try:
+            host._flag.move(move)
+            return Transfer._start(self._core, kind, host, event, move)
+        except BaseException:
+            self._core.settle()
             host._flag.unmove()
             raise
-        return Transfer._start(self._core, kind, host, event, move)
 
 
 def stream(*, strict: bool = False) -> Stream[Owned]:
@@ -321,9 +400,10 @@ def stream(*, strict: bool = False) -> Stream[Owned]:
     mean to have.
     """
     label = f"Stream#{next(_numbers)}"
-    return Stream._adopt(StreamCore(get_backend(), label, strict), label)
+    return Stream._adopt(StreamCore(get_backend(), label, bool(strict)), label)
 
 
+@final
 class Kernel:
     """A ``numba.cuda.jit`` dispatcher plus, for each parameter, whether the kernel
     reads it, writes it (a write may also read), or neither (scalars).
@@ -336,16 +416,25 @@ class Kernel:
 
     __slots__ = ("dispatcher", "intents", "name", "params")
 
-    def __init__(self, dispatcher: Any, reads: Iterable[str], writes: Iterable[str]) -> None:
+    dispatcher: Any
+    name: str
+    params: tuple[str, ...]
+    intents: tuple[int, ...]
+
+    def __init__(self) -> None:
+        raise TypeError("Kernel is not created directly: use @nx.kernel(reads=..., writes=...).")
+
+    @classmethod
+    def _create(cls, dispatcher: Any, reads: tuple[str, ...], writes: tuple[str, ...]) -> Kernel:
         py_func = getattr(dispatcher, "py_func", None) or getattr(dispatcher, "fn", None)
         if py_func is None:
             raise TypeError(
                 f"nx.kernel() wraps a numba.cuda.jit kernel, got {type(dispatcher).__name__}"
             )
+        self = object.__new__(cls)
         self.dispatcher = dispatcher
-        self.name: str = py_func.__name__
-        self.params: tuple[str, ...] = tuple(inspect.signature(py_func).parameters)
-        reads, writes = tuple(reads), tuple(writes)
+        self.name = py_func.__name__
+        self.params = tuple(inspect.signature(py_func).parameters)
         unknown = [p for p in reads + writes if p not in self.params]
         if unknown:
             raise ValueError(
@@ -358,9 +447,10 @@ class Kernel:
                 f"nx.kernel({self.name}): {', '.join(sorted(both))} declared in both reads "
                 "and writes; a written parameter may also be read: list it in writes only."
             )
-        self.intents: tuple[int, ...] = tuple(
+        self.intents = tuple(
             WRITE if p in writes else READ if p in reads else 0 for p in self.params
         )
+        return self
 
     def __repr__(self) -> str:
         rw = {READ: "reads", WRITE: "writes"}
@@ -392,9 +482,19 @@ def kernel(*, reads: Iterable[str] = (), writes: Iterable[str] = ()) -> Callable
 
     s.launch(affine, grid, block, src_dev, dst_dev)   # or affine[grid, block, s](...)
     """
-    reads, writes = tuple(reads), tuple(writes)
+    names = {}
+    for what, given in (("reads", reads), ("writes", writes)):
+        if isinstance(given, (str, bytes)):
+            raise TypeError(
+                f"nx.kernel({what}={given!r}): pass a list of parameter names, "
+                f"{what}=[{given!r}]; a string would be read as one name per letter."
+            )
+        names[what] = tuple(given)
+        bad = [n for n in names[what] if not isinstance(n, str)]
+        if bad:
+            raise TypeError(f"nx.kernel({what}=...): parameter names are strings, got {bad!r}")
 
     def wrap(dispatcher: Any) -> Kernel:
-        return Kernel(dispatcher, reads, writes)
+        return Kernel._create(dispatcher, names["reads"], names["writes"])
 
     return wrap

@@ -3,70 +3,69 @@
 from __future__ import annotations
 
 import itertools
-import threading
 import warnings
 from collections.abc import Generator
-from typing import Any, Final, Generic, TypeVar
-
-from numpy.typing import NDArray
+from typing import Any, Final, Generic, TypeVar, final
 
 from ._backend import Backend
 from ._errors import UseAfterTransferError, where
 from ._host import PinnedArray
-from ._lifetime import InPlacePin, has_orphans, keep_alive, reap_orphans
+from ._lifetime import has_orphans, keep_alive, reap_orphans
 from ._order import StreamCore
-from ._ownership import MoveRecord, caller_site
+from ._ownership import STATE_LOCK, MoveRecord, Unique, caller_site
 from ._util import describe_transfer
 
 __all__ = ["Transfer"]
 
 T = TypeVar("T", covariant=True)
 _numbers = itertools.count(1)
-_LOCK: Final = threading.Lock()
 
 _PENDING: Final = 0
 _COMPLETING: Final = 1
 _COMPLETED: Final = 2
 
 
-class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these names
+@final
+class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these names
     """An asynchronous copy in flight, holding what it moved.
 
     ``wait()`` blocks on this transfer's own event (not the stream, not the device)
     and returns the moved host array as a new owned handle: rebind your name,
     ``host = up.wait()``. ``done()`` polls without blocking. A transfer is completed
-    exactly once; a second ``wait()`` raises. Dropping a transfer without completing
-    it issues a ResourceWarning and keeps the host memory alive, unreachable, until
-    the copy has really finished.
+    exactly once; a second ``wait()`` raises. If ``wait()`` is interrupted (an
+    exception or KeyboardInterrupt at any point) the transfer is still pending and
+    ``wait()`` may be called again. Dropping a transfer without completing it issues a
+    ResourceWarning and keeps the host memory alive, unreachable, until the copy has
+    really finished. Transfers refuse ``copy``/``pickle`` (a copy would complete twice).
     """
 
     __slots__ = (
         "__weakref__",
         "_backend",
-        "_buf",
         "_core",
         "_event",
+        "_handle",
         "_host",
         "_kind",
-        "_mem",
         "_move",
         "_number",
-        "_scope",
+        "_released",
         "_state",
+        "_synced",
         "_waited_at",
     )
 
     _backend: Backend
     _core: StreamCore
     _event: Any
-    _buf: NDArray[Any] | None
-    _mem: Any
+    _handle: PinnedArray[Any, Any] | None  # the moved handle (retired); None once returned
     _host: str  # the moved array's name, or for a device copy what it copies
     _kind: str
     _number: int
-    _scope: InPlacePin | None  # the nx.pinned() pinning of the moved array, if any
     _move: MoveRecord | None
     _state: int
+    _synced: bool  # the event has completed (wait() got past its sync)
+    _released: bool  # the event went back to the backend's pool
     _waited_at: tuple[str, int] | None
 
     def __init__(self) -> None:
@@ -83,33 +82,31 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         what: str = "",
     ) -> Transfer[Any]:
         """A started transfer. ``host`` (already moved, or None for a device copy) is
-        what ``wait()`` hands back; it is registered as pending on the stream."""
+        what ``wait()`` hands back; it is registered as pending on the stream. The
+        registrations come last, with no call between them."""
         self = object.__new__(cls)
         self._backend = core.backend
         self._core = core
         self._event = event
         self._move = move
         self._state = _PENDING
+        self._synced = self._released = False
         self._waited_at = None
         self._kind = kind
+        self._handle = host
         number = self._number = next(_numbers)
-        if host is not None:
-            self._buf, self._mem = host._buf, host._mem
-            self._host = host._flag.name
-            core.pending[number] = (kind, self._host)
-            scope = self._scope = host._scope
-            if scope is not None:
-                scope.inflight[number] = (
-                    event,
-                    describe_transfer(kind, number, self._host, core.label),
-                )
-        else:
-            self._buf = self._mem = self._scope = None
-            self._host = what
-        if move is not None:
-            move.transfer = f"{kind}#{number}"
+        self._host = what if host is None else host._flag.name
         if has_orphans():
             reap_orphans()
+        if host is None:
+            return self
+        scope = host._scope
+        entry = (event, describe_transfer(kind, number, self._host, core.label))
+        if move is not None:
+            move.transfer = f"{kind}#{number}"
+        core.pending[number] = (kind, self._host)
+        if scope is not None:
+            scope.inflight[number] = entry
         return self
 
     @property
@@ -131,7 +128,7 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
 
         Polls the transfer's event; does not complete the transfer or return ownership.
         """
-        if self._state == _COMPLETED:
+        if self._state == _COMPLETED or self._synced:
             return True
         return self._backend.query(self._event)
 
@@ -142,36 +139,72 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         moves nothing, returns None.
         """
         site = caller_site()
-        _LOCK.acquire()
-        try:
+        with STATE_LOCK:
             if self._state != _PENDING:
-                raise UseAfterTransferError(
-                    f"cannot wait() on {self.label}: it was already completed at "
-                    f"{where(self._waited_at)}; its array was returned then. A transfer is "
-                    "completed exactly once: use the handle that first wait() returned."
-                )
+                raise self._completed_error(site)
             self._state = _COMPLETING
-        finally:
-            _LOCK.release()
-        self._waited_at = site
         try:
-            self._backend.sync_event(self._event)
+            if not self._synced:
+                self._backend.sync_event(self._event)
+                self._synced = True
+            if not self._released:  # the event is done with: back to the pool
+                self._released = True
+                self._backend.release_event(self._event)
+            with STATE_LOCK:
+                result = self._give_back(site)
+            # The commit: plain stores, no call between them (no interrupt can land).
+            self._handle = None
+            self._waited_at = site
+            self._state = _COMPLETED
+            return result  # type: ignore[no-any-return]
         except BaseException:
-            self._state = _PENDING  # nothing given back: it can be waited again
+            if self._state != _COMPLETED:
+                self._state = _PENDING  # nothing given back: it can be waited for again
             raise
-        self._backend.release_event(self._event)
-        result: Any = None
-        if self._buf is not None:
-            self._core.pending.pop(self._number, None)
-            if self._move is not None:
-                self._move.returned_at = site
-            result = PinnedArray._adopt(self._backend, self._buf, self._host, None, self._mem)
-            scope = self._scope
-            if scope is not None:
-                scope.give_back(self._number, result)
-            self._buf = self._mem = None
-        self._state = _COMPLETED
-        return result  # type: ignore[no-any-return]
+
+    def _give_back(self, site: tuple[str, int]) -> Any:
+        """A new owned handle over the memory, and the books (idempotent: an interrupted
+        wait() runs it again)."""
+        handle = self._handle
+        if handle is None:
+            return None
+        result = handle._reborn()
+        scope = handle._scope
+        if scope is not None:
+            scope.give_back(self._number, result)
+        if self._move is not None:
+            self._move.returned_at = site
+        self._core.pending.pop(self._number, None)
+        return result
+
+    def _take_over(self, site: tuple[str, int], by: str) -> Transfer[T]:
+        """Move this pending transfer into a new object (a pool takes it over): the new
+        one completes it; this one is retired, and its wait() names ``by``."""
+        with STATE_LOCK:
+            if self._state != _PENDING:
+                raise self._completed_error(site)
+            new: Transfer[T] = object.__new__(Transfer)
+            for name in Transfer.__slots__:
+                if name != "__weakref__":
+                    object.__setattr__(new, name, getattr(self, name))
+            self._handle = None
+            self._waited_at = site
+            self._kind = f"{self._kind} (handed to {by})"
+            self._state = _COMPLETED
+            return new
+
+    def _completed_error(self, site: tuple[str, int]) -> UseAfterTransferError:
+        if self._state == _COMPLETING:
+            return UseAfterTransferError(
+                f"cannot wait() on {self.label} at {where(site)}: another wait() on it is in "
+                "progress (another thread). A transfer is completed exactly once: use the "
+                "handle that wait() returns there."
+            )
+        return UseAfterTransferError(
+            f"cannot wait() on {self.label}: it was already completed at "
+            f"{where(self._waited_at)}; its array was returned then. A transfer is "
+            "completed exactly once: use the handle that first wait() returned."
+        )
 
     def __await__(self) -> Generator[Any, None, T]:
         """``host = await transfer``: completes it without blocking the event loop.
@@ -182,24 +215,27 @@ class Transfer(Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these
         return self._wait_async().__await__()
 
     async def _wait_async(self) -> T:
-        if not self._backend.simulated and self._state == _PENDING:
+        if not self._backend.simulated and self._state == _PENDING and not self._synced:
             import asyncio
 
             await asyncio.to_thread(self._backend.sync_event, self._event)
+            self._synced = True
         return self.wait()
 
     def __del__(self) -> None:
         try:
-            state = self._state
+            state, handle = self._state, self._handle
         except AttributeError:
             return
-        if state == _COMPLETED or self._buf is None:
+        if state == _COMPLETED or handle is None:
             return
-        keep: Any = self._buf
-        if self._scope is not None:  # keep the memory pinned, too, until the copy is done
-            keep = (self._buf, self._scope.pin)
-            self._scope.inflight.pop(self._number, None)
-        keep_alive(self._backend, self._event, keep)
+        keep: Any = (handle._buf, handle._mem)
+        scope = handle._scope
+        if scope is not None:  # keep the memory pinned too; the block's exit still sees it
+            keep = (keep, scope.pin)
+            scope.dropped.add(self._number)
+        if not self._synced:
+            keep_alive(self._backend, self._event, keep)
         self._core.pending.pop(self._number, None)
         warnings.warn(
             f"{self.label} was garbage-collected without being completed. Its host memory "

@@ -108,7 +108,7 @@ def test_wait_synchronizes_its_own_event_not_the_stream() -> None:
 
 def _cross_stream_download(monkeypatch: pytest.MonkeyPatch | None) -> float:
     if monkeypatch is not None:  # switch rule 4's cross-stream ordering off
-        monkeypatch.setattr(StreamCore, "order_use", lambda self, order, writes: None)
+        monkeypatch.setattr(StreamCore, "plan", lambda self, uses: [])
     producer, consumer = nx.stream(), nx.stream()
     dev = nx.device_array(N, np.float32)
     up = producer.upload(filled(5.0), to=dev)
