@@ -141,7 +141,8 @@ class DeviceArray(Unique, Generic[Cap, DT]):
             if self._held_by is not None and self._flag.is_usable:
                 raise BorrowError(
                     f"cannot free {self.label} at {where(site)}: it is {self._held_by}. "
-                    "The mapping ends it: call mapping.wait(), which gives the host array back."
+                    "Let its owner end it (mapping.wait() gives a mapped array back; a "
+                    "pipeline's buffers go with the pipeline)."
                 )
             self._flag.check_writable("free", site)
             events = fence_events(self._order)  # backend calls, before anything changes

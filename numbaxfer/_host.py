@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, overload
+import weakref
+from typing import Any, Final, Generic, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
@@ -26,6 +27,25 @@ __all__ = ["PinnedArray", "pinned_array", "pinned_copy", "read_only_view"]
 
 Cap = TypeVar("Cap", bound=Lent, covariant=True)
 DT = TypeVar("DT", bound=np.generic)
+
+
+#: Every buffer numbaxfer allocated as pinned memory (weakly): nx.pinned() refuses memory
+#: inside one, which already has its owner.
+_allocated: Final[weakref.WeakValueDictionary[int, Any]] = weakref.WeakValueDictionary()
+
+
+def remember_pinned(buf: NDArray[Any]) -> None:
+    _allocated[id(buf)] = buf
+
+
+def owned_by_numbaxfer(array: NDArray[Any]) -> bool:
+    """Is ``array`` (or an array it views) memory of a numbaxfer pinned array?"""
+    base: Any = array
+    while base is not None:
+        if _allocated.get(id(base)) is base:
+            return True
+        base = getattr(base, "base", None)
+    return False
 
 
 def read_only_view(buf: NDArray[Any]) -> NDArray[Any]:
@@ -64,6 +84,12 @@ class PinnedArray(Unique, Generic[Cap, DT]):
             "PinnedArray is not created directly: use nx.pinned_array(shape, dtype) or "
             "nx.pinned_copy(array)."
         )
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Final to users (a subclass could override the checks); MappedArray is ours.
+        if not cls.__module__.startswith("numbaxfer."):
+            raise TypeError(f"nx.PinnedArray may not be subclassed ({cls.__qualname__})")
+        super().__init_subclass__(**kwargs)
 
     @classmethod
     def _adopt(
@@ -204,6 +230,7 @@ def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     dt = check_dtype(dtype, "nx.pinned_array()")
     backend = get_backend()
     buf = backend.alloc_pinned(dims, dt)
+    remember_pinned(buf)
     return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))
 
 
@@ -219,5 +246,6 @@ def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
     dt = check_dtype(array.dtype, "nx.pinned_copy()")
     backend = get_backend()
     buf = backend.alloc_pinned(dims, dt)
+    remember_pinned(buf)
     np.copyto(buf, array)
     return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))

@@ -18,7 +18,7 @@ from numpy.typing import DTypeLike, NDArray
 from ._backend import Backend, get_backend
 from ._device import DeviceArray
 from ._errors import UseAfterTransferError, where
-from ._host import PinnedArray
+from ._host import PinnedArray, remember_pinned
 from ._lifetime import keep_alive
 from ._order import DeviceOrder
 from ._ownership import STATE_LOCK, Lent, MoveRecord, Owned, Unique, caller_site
@@ -116,22 +116,29 @@ class Mapping(Unique, Generic[DT]):
             fences = self._fences()
         for event in fences:
             self._backend.sync_event(event)
+        order_fences = self.device._order.fences
+        assert order_fences is not None
         with STATE_LOCK:
             if self._completed_at is not None:  # another thread completed it meanwhile
                 raise UseAfterTransferError(
                     f"cannot wait() on the mapping of {self._host._flag.name}: it was "
                     f"completed at {where(self._completed_at)} by another wait()."
                 )
-            host: MappedArray[Owned, DT] = self._host._reborn()  # type: ignore[assignment]
-            self.device._flag.retire(MoveRecord("mapping-end", "", site))
-            self._move.returned_at = site
-            self._completed_at = site
-        order_fences = self.device._order.fences
-        if order_fences:
-            for event in order_fences.values():
+            while order_fences:  # done with: back to the pool, each once
+                _, event = order_fences.popitem()
                 self._backend.release_event(event)
-            order_fences.clear()
-        return host
+            host: MappedArray[Owned, DT] = self._host._reborn()  # type: ignore[assignment]
+        try:
+            with STATE_LOCK:
+                self.device._flag.retire(MoveRecord("mapping-end", "", site))
+                self._move.returned_at = site
+                self._completed_at = site
+            return host
+        except BaseException:  # interrupted before the caller got it: not completed
+            with STATE_LOCK:
+                self.device._flag.unmove()
+                self._move.returned_at = self._completed_at = None
+            raise
 
     def __del__(self) -> None:
         try:
@@ -167,6 +174,7 @@ def mapped_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     dt = check_dtype(dtype, "nx.mapped_array()")
     backend = get_backend()
     host, device = backend.alloc_mapped(dims, dt)
+    remember_pinned(host)
     arr: Any = MappedArray._adopt(backend, host, label("MappedArray", dims, host.dtype))
     arr._device_buf = device
     return arr

@@ -379,13 +379,14 @@ class WriteScope(Unique, Generic[_V]):
     already at the ``write()`` call, so that an error names the user's line) and ends at
     ``__exit__``, which also seals the view read-only. Enter it once."""
 
-    __slots__ = ("_entered", "_flag", "_site", "_view")
+    __slots__ = ("_entered", "_flag", "_live", "_site", "_view")
 
     def __init__(self, flag: BorrowFlag, view: _V, site: tuple[str, int]) -> None:
         self._flag = flag
         self._view = view
         self._site = site
         self._entered = False
+        self._live = False  # between this scope's own enter and exit
 
     def __enter__(self) -> _V:
         with STATE_LOCK:
@@ -395,21 +396,25 @@ class WriteScope(Unique, Generic[_V]):
                     "already entered; call write() again for a new block."
                 )
             self._flag.begin_write(self._site)
-            self._entered = True
+            self._entered = self._live = True
         return self._view
 
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._view.setflags(write=False)  # type: ignore[attr-defined]
-        self._flag.end_write()
+        with STATE_LOCK:
+            if not self._live:  # a stale or second exit ends nothing (not a later block)
+                return
+            self._live = False
+            self._view.setflags(write=False)  # type: ignore[attr-defined]
+            self._flag.end_write()
 
 
 class LendScope(Unique, Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this name
     """The with-block of ``lend()``: the lend starts at ``__enter__`` and the lent
     handle expires at ``__exit__``. Enter it once."""
 
-    __slots__ = ("_entered", "_lent", "_lent_flag", "_owner_flag", "_site")
+    __slots__ = ("_entered", "_lent", "_lent_flag", "_live", "_owner_flag", "_site")
 
     def __init__(
         self, owner_flag: BorrowFlag, site: tuple[str, int], lent: _H, lent_flag: BorrowFlag
@@ -419,6 +424,7 @@ class LendScope(Unique, Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this nam
         self._lent = lent
         self._lent_flag = lent_flag
         self._entered = False
+        self._live = False
 
     def __enter__(self) -> _H:
         with STATE_LOCK:
@@ -428,12 +434,15 @@ class LendScope(Unique, Generic[_H]):  # mypy_plugin.LEND_SCOPE keys on this nam
                     "was already entered; call lend() again for a new block."
                 )
             self._owner_flag.begin_lend(self._site)
-            self._entered = True
+            self._entered = self._live = True
         return self._lent
 
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         with STATE_LOCK:
+            if not self._live:  # a stale or second exit ends nothing (not another lend)
+                return
+            self._live = False
             self._lent_flag.expire()
             self._owner_flag.end_lend(self._site)

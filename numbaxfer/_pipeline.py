@@ -38,11 +38,13 @@ Step = Callable[[Stream[Lent], DeviceArray[Owned, DT], DeviceArray[Owned, DT]], 
 class PipelineRun(Unique, Generic[DT]):
     """One ``Pipeline.map`` in flight. ``wait()`` returns ``(source, destination)``."""
 
-    __slots__ = ("_back", "_dst", "_src")
+    __slots__ = ("_back_dst", "_back_src", "_dst", "_src")
 
     _src: Transfer[PinnedArray[Owned, DT]]
     _dst: Transfer[PinnedArray[Owned, DT]]
-    _back: PinnedArray[Owned, DT] | None  # the destination, between two halves of a wait()
+    #: What the transfers gave back, held here until wait() returns both.
+    _back_src: PinnedArray[Owned, DT] | None
+    _back_dst: PinnedArray[Owned, DT] | None
 
     def __init__(self) -> None:
         raise TypeError("PipelineRun is not created directly: Pipeline.map() returns one.")
@@ -54,7 +56,7 @@ class PipelineRun(Unique, Generic[DT]):
         self = object.__new__(cls)
         self._src = src
         self._dst = dst
-        self._back = None
+        self._back_src = self._back_dst = None
         return self
 
     def done(self) -> bool:
@@ -64,11 +66,17 @@ class PipelineRun(Unique, Generic[DT]):
     def wait(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
         """Block until the last chunk is home; return both arrays, owned again.
         Interrupted, it may be called again (each array is given back once)."""
-        if self._back is None:
-            self._back = self._dst.wait()
-        src = self._src.wait()
-        dst, self._back = self._back, None
-        return src, dst
+        if self._back_dst is None:
+            self._back_dst = self._dst.wait()
+        if self._back_src is None:
+            self._back_src = self._src.wait()
+        src, dst = self._back_src, self._back_dst
+        try:
+            self._back_src = self._back_dst = None
+            return src, dst
+        except BaseException:  # interrupted before the caller got them: keep them here
+            self._back_src, self._back_dst = src, dst
+            raise
 
     def __await__(
         self,
@@ -77,8 +85,8 @@ class PipelineRun(Unique, Generic[DT]):
         return self._wait_async().__await__()
 
     async def _wait_async(self) -> tuple[PinnedArray[Owned, DT], PinnedArray[Owned, DT]]:
-        if self._back is None:
-            self._back = await self._dst
+        if self._back_dst is None:
+            self._back_dst = await self._dst
         return self.wait()
 
 
@@ -107,6 +115,8 @@ class Pipeline(Unique, Generic[DT]):
         self._outputs: list[DeviceArray[Owned, DT]] = [
             device_array(self.chunk, self.dtype) for _ in range(slots)
         ]
+        for buf in (*self._inputs, *self._outputs):
+            buf._held_by = "a slot buffer of an nx.Pipeline (the pipeline frees it)"
         self._closed_at: tuple[str, int] | None = None
 
     @property

@@ -70,30 +70,33 @@ class PinnedPool(Unique, Generic[DT]):
         or, if every buffer is out with its users, until one is given or recycled
         (``timeout`` seconds at most, then TimeoutError). ``block=False`` returns None.
         """
-        with self._cond:
-            while True:
-                if self._free:
-                    return self._free.popleft()
-                for i, transfer in enumerate(self._recycled):
-                    if transfer.done():
-                        del self._recycled[i]
-                        return transfer.wait()
-                if not block:
-                    return None
-                if self._recycled:
-                    oldest = self._recycled.popleft()
-                    break
-                if not self._cond.wait(timeout):
-                    raise TimeoutError(
-                        f"PinnedPool.take(): none of its {self.count} buffers came back within "
-                        f"{timeout} s; give() or recycle() them when done (or enlarge the pool)."
-                    )
+        oldest: Transfer[PinnedArray[Owned, DT]] | None = None
         try:
+            with self._cond:
+                while True:
+                    if self._free:
+                        return self._free.popleft()
+                    i = next((i for i, t in enumerate(self._recycled) if t.done()), None)
+                    if i is None and not block:
+                        return None
+                    if i is not None or self._recycled:
+                        # Subscript and del, no call: no interrupt between taking it
+                        # off the queue and holding it here.
+                        oldest = self._recycled[0 if i is None else i]
+                        del self._recycled[0 if i is None else i]
+                        break
+                    if not self._cond.wait(timeout):
+                        raise TimeoutError(
+                            f"PinnedPool.take(): none of its {self.count} buffers came back "
+                            f"within {timeout} s; give() or recycle() them when done (or "
+                            "enlarge the pool)."
+                        )
             return oldest.wait()
-        except BaseException:  # interrupted: the transfer is still pending; keep it
-            if not oldest.completed:
+        except BaseException:  # interrupted: a transfer taken off the queue goes back
+            if oldest is not None and not oldest.completed:
                 with self._cond:
-                    self._recycled.appendleft(oldest)
+                    if oldest not in self._recycled:
+                        self._recycled.appendleft(oldest)
                     self._cond.notify()
             raise
 
@@ -101,20 +104,30 @@ class PinnedPool(Unique, Generic[DT]):
         """Complete every recycled transfer (waiting for each one's own event) and put
         its buffer back: call before dropping the pool, so nothing is left in flight."""
         while True:
-            with self._cond:
-                if not self._recycled:
-                    return
-                transfer = self._recycled.popleft()
+            transfer: Transfer[PinnedArray[Owned, DT]] | None = None
+            buf: PinnedArray[Owned, DT] | None = None
             try:
+                with self._cond:
+                    if not self._recycled:
+                        return
+                    transfer = self._recycled[0]
+                    del self._recycled[0]
                 buf = transfer.wait()
+                with self._cond:
+                    self._free.append(buf)
+                    buf = None
+                    self._cond.notify()
             except BaseException:
-                if not transfer.completed:
-                    with self._cond:
+                with self._cond:
+                    if buf is not None and buf not in self._free:
+                        self._free.append(buf)
+                    elif (
+                        transfer is not None
+                        and not transfer.completed
+                        and transfer not in self._recycled
+                    ):
                         self._recycled.appendleft(transfer)
                 raise
-            with self._cond:
-                self._free.append(buf)
-                self._cond.notify()
 
     def give(self, buf: Consumed[PinnedArray[Owned, DT]]) -> None:
         """Put ``buf`` back now (it MOVES: the caller may not use it again)."""

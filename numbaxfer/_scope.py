@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from ._backend import Backend, get_backend
 from ._errors import BorrowError, UnfinishedTransferError, where
-from ._host import PinnedArray
+from ._host import PinnedArray, owned_by_numbaxfer
 from ._lifetime import InPlacePin, keep_alive
 from ._ownership import STATE_LOCK, MoveRecord, Owned, Unique, caller_site
 from ._util import check_dtype, label, normalise_shape
@@ -65,6 +65,12 @@ class PinnedScope(Unique, Generic[DT]):
                 "nx.pinned() needs a C-contiguous, writeable numpy array (got "
                 f"{'non-contiguous' if not array.flags.c_contiguous else 'read-only'}); "
                 "use np.ascontiguousarray(a) first, or nx.pinned_copy(a)."
+            )
+        if owned_by_numbaxfer(array):
+            raise BorrowError(
+                f"nx.pinned() at {where(site)}: the array is memory of a numbaxfer pinned "
+                "array (a view from its read() or write()); that array already owns it and is "
+                "pinned. Use the PinnedArray itself."
             )
         self = object.__new__(cls)
         self._array = array

@@ -342,9 +342,11 @@ class Stream(Unique, Generic[Cap]):
             tail = self._backend.record(core.raw)
             try:
                 self._backend.close_stream(core.raw)
-            finally:  # once asked, the stream counts as closed (the driver may have done it)
-                core.tail = tail
-                core.closed_at = site
+            except BaseException:  # refused: the stream stays open, as it was
+                self._backend.release_event(tail)
+                raise
+            core.tail = tail
+            core.closed_at = site
 
     # -- internals -----------------------------------------------------------
     def _check_open(self, op: str, site: tuple[str, int]) -> None:
@@ -382,10 +384,14 @@ class Stream(Unique, Generic[Cap]):
     ) -> Transfer[Any]:
         """Commit a copy of ``host``: it moves into the new transfer."""
         move = MoveRecord(kind, self.label, site)
+        transfer: Transfer[Any] | None = None
         try:
             host._flag.move(move)
-            return Transfer._start(self._core, kind, host, event, move)
+            transfer = Transfer._start(self._core, kind, host, event, move)
+            return transfer
         except BaseException:
+            if transfer is not None:
+                transfer._abandon()
             self._core.settle()
             host._flag.unmove()
             raise

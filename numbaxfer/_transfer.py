@@ -109,6 +109,16 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             scope.inflight[number] = entry
         return self
 
+    def _abandon(self) -> None:
+        """Undo ``_start`` (an interrupt before the transfer reached anyone): unregister
+        it and make it inert; the caller gives the moved handle back."""
+        handle = self._handle
+        self._core.pending.pop(self._number, None)
+        if handle is not None and handle._scope is not None:
+            handle._scope.inflight.pop(self._number, None)
+        self._handle = None
+        self._state = _COMPLETED
+
     @property
     def label(self) -> str:
         """This transfer's name in messages: ``upload#3 of PinnedArray#1[...] on Stream#2``."""
@@ -139,11 +149,13 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         moves nothing, returns None.
         """
         site = caller_site()
-        with STATE_LOCK:
-            if self._state != _PENDING:
-                raise self._completed_error(site)
-            self._state = _COMPLETING
+        mine = False  # this call moved the transfer to COMPLETING
+        handle = self._handle
         try:
+            with STATE_LOCK:
+                if self._state != _PENDING:
+                    raise self._completed_error(site)
+                self._state, mine = _COMPLETING, True
             if not self._synced:
                 self._backend.sync_event(self._event)
                 self._synced = True
@@ -153,13 +165,11 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             with STATE_LOCK:
                 result = self._give_back(site)
             # The commit: plain stores, no call between them (no interrupt can land).
-            self._handle = None
-            self._waited_at = site
-            self._state = _COMPLETED
+            self._handle, self._waited_at, self._state = None, site, _COMPLETED
             return result  # type: ignore[no-any-return]
         except BaseException:
-            if self._state != _COMPLETED:
-                self._state = _PENDING  # nothing given back: it can be waited for again
+            if mine:  # nothing reached the caller: pending again, waitable again
+                self._handle, self._waited_at, self._state = handle, None, _PENDING
             raise
 
     def _give_back(self, site: tuple[str, int]) -> Any:
