@@ -49,7 +49,7 @@ pytest: $(DEPS)
 	  echo "GPU host: the numba-methods path (fast path off) on the GPU"; \
 	  NUMBAXFER_FASTPATH=0 $(PY) -m pytest -q tests/cuda tests/gpu || exit 1; \
 	  echo "GPU host: simulator pass for the emulator and property tests"; \
-	  NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest -q tests/emulator tests/property tests/examples tests/unit || exit 1; \
+	  NUMBA_ENABLE_CUDASIM=1 $(PY) -m pytest -q tests/emulator tests/property tests/examples tests/unit tests/faults tests/adversarial || exit 1; \
 	fi
 
 # The mypy case corpus again on the oldest supported mypy (a second venv; skipped
