@@ -37,6 +37,7 @@ from ._errors import (
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._mapped import MappedArray, Mapping, mapped_array
 from ._ownership import Consumed, Lent, Owned
+from ._parts import join, split
 from ._pipeline import Pipeline, PipelineRun
 from ._pool import PinnedPool
 from ._scope import PinnedScope, pinned
@@ -68,10 +69,12 @@ __all__ = [
     "UnfinishedTransferError",
     "UseAfterTransferError",
     "device_array",
+    "join",
     "kernel",
     "mapped_array",
     "pinned",
     "pinned_array",
     "pinned_copy",
+    "split",
     "stream",
 ]

@@ -51,6 +51,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         "_flag",
         "_held_by",
         "_order",
+        "_part",
         "_shape",
     )
 
@@ -62,6 +63,8 @@ class DeviceArray(Unique, Generic[Cap, DT]):
     _order: DeviceOrder
     #: Set on a mapping's device view: what ends it (it may not be freed by itself).
     _held_by: str | None
+    #: For a part made by ``nx.split``: (its split, its index there).
+    _part: tuple[Any, int] | None
 
     def __init__(self) -> None:
         raise TypeError("DeviceArray is not created directly: use nx.device_array(shape, dtype).")
@@ -83,6 +86,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         self._shape = shape
         self._dtype = dtype
         self._held_by = None
+        self._part = None
         if lent_from is None:
             self._flag = BorrowFlag(label)
             self._order = DeviceOrder(label)
@@ -168,12 +172,20 @@ class DeviceArray(Unique, Generic[Cap, DT]):
             )
         self._flag.check_read("__cuda_array_interface__")
         interface = dict(self._backend.array_interface(self._buf))
-        writer = self._order.writer
+        writers = list(self._order.writers)
         stream: int | None = None
-        if writer is not None:
+        if len(writers) > 1:  # joined from parts written on several streams: one to wait on
+            first = next((w for w in writers if w.closed_at is None), None)
+            if first is not None:
+                for other in writers:
+                    if other is not first:
+                        first.wait_for(other)
+                writers = [first]
+        if writers:
+            writer = writers[0]
             if writer.closed_at is None:
                 stream = self._backend.stream_handle(writer.raw)
-            elif not self._backend.query(writer.tail):
+            elif not all(self._backend.query(w.tail) for w in writers if w.closed_at):
                 raise OwnershipError(
                     f"{self.label} was last written on {writer.label}, closed at "
                     f"{where(writer.closed_at)} with that work still running; a consumer "

@@ -69,7 +69,7 @@ class PinnedArray(Unique, Generic[Cap, DT]):
     refuse ``copy``/``pickle`` (a copy would be a second owner).
     """
 
-    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_ro", "_scope")
+    __slots__ = ("__weakref__", "_backend", "_buf", "_flag", "_mem", "_part", "_ro", "_scope")
 
     _backend: Backend
     _buf: NDArray[DT]
@@ -78,6 +78,8 @@ class PinnedArray(Unique, Generic[Cap, DT]):
     _mem: Any  # what the backend's copies take (see Backend.host_memory)
     #: For memory pinned in place by ``nx.pinned(array)``: that block's pinning.
     _scope: InPlacePin | None
+    #: For a part made by ``nx.split``: (its split, its index there).
+    _part: tuple[Any, int] | None
 
     def __init__(self) -> None:
         raise TypeError(
@@ -108,10 +110,12 @@ class PinnedArray(Unique, Generic[Cap, DT]):
             self._ro = read_only_view(buf)
             self._flag = BorrowFlag(label)
             self._scope = None
+            self._part = None
         else:  # a lent handle sees the memory read-only only
             self._buf = self._ro = lent_from._ro
             self._flag = BorrowFlag(label, lent_at, lent_from._flag)
             self._scope = lent_from._scope
+            self._part = None
         self._mem = backend.host_memory(buf) if mem is None else mem
         return self
 
@@ -123,6 +127,7 @@ class PinnedArray(Unique, Generic[Cap, DT]):
         new._buf, new._ro, new._mem = self._buf, self._ro, self._mem
         new._flag = BorrowFlag(self._flag.name)
         new._scope = self._scope
+        new._part = self._part
         self._copy_extras(new)
         return new  # type: ignore[no-any-return]
 

@@ -88,11 +88,9 @@ class StreamCore:
                 return
 
     # -- ordering: plan (may raise), enqueue the waits, then commit ----------
-    def _unsynced_writer(self, order: DeviceOrder) -> StreamCore | None:
-        writer = order.writer
-        if writer is None or writer is self:
-            return None
-        return writer if self.synced.get(writer, -1) < order.writer_epoch else None
+    def _unsynced_writers(self, order: DeviceOrder) -> list[StreamCore]:
+        synced = self.synced
+        return [w for w, e in order.writers.items() if w is not self and synced.get(w, -1) < e]
 
     def _unsynced_readers(self, order: DeviceOrder) -> list[StreamCore]:
         synced = self.synced
@@ -100,18 +98,19 @@ class StreamCore:
 
     def plan(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> list[StreamCore]:
         """The streams this one must wait for, on the device, before work that reads (or,
-        with True, writes) these arrays: the last writer of each, and for a write the
-        readers since. Same-stream work needs nothing (stream order), nor does work
-        already waited for. A strict stream raises instead. Changes nothing."""
+        with True, writes) these arrays: the last writers of each (one, or several for an
+        array joined from parts written on several streams), and for a write the readers
+        since. Same-stream work needs nothing (stream order), nor does work already
+        waited for. A strict stream raises instead. Changes nothing."""
         waits: list[StreamCore] = []
         for order, writes in uses:
-            writer = self._unsynced_writer(order)
-            if writer is not None:
-                if self.strict:
-                    self.refuse_cross_stream(order, writer, "written")
-                if writer not in waits:
-                    waits.append(writer)
-            if writes:
+            if order.writers:
+                for writer in self._unsynced_writers(order):
+                    if self.strict:
+                        self.refuse_cross_stream(order, writer, "written")
+                    if writer not in waits:
+                        waits.append(writer)
+            if writes and order.readers:
                 for reader in self._unsynced_readers(order):
                     if self.strict:
                         self.refuse_cross_stream(order, reader, "read")
@@ -129,8 +128,7 @@ class StreamCore:
         for order, writes in uses:
             self.epoch += 1
             if writes:
-                order.writer = self
-                order.writer_epoch = self.epoch
+                order.writers = {self: self.epoch}
                 order.readers = {}
             else:  # the writer's own reads count too: a later writer elsewhere waits for them
                 order.readers[self] = self.epoch
@@ -145,27 +143,47 @@ class StreamCore:
 
 
 class DeviceOrder:
-    """Which streams touched a device array: the last writer and the readers since.
+    """Which streams touched a device array: the last writers and the readers since.
 
-    Shared by an array and the handles lent from it.
+    Shared by an array and the handles lent from it. Usually one writer (the stream of
+    the last write); an array joined from parts has the writers of all its parts.
     """
 
-    __slots__ = ("fences", "label", "readers", "writer", "writer_epoch")
+    __slots__ = ("fences", "label", "readers", "writers")
 
     def __init__(self, label: str, *, fenced: bool = False) -> None:
         self.label = label
+        #: stream -> its epoch at its last write (see ``StreamCore.epoch``)
+        self.writers: dict[StreamCore, int] = {}
+        #: stream -> its epoch when it read, since the last write
+        self.readers: dict[StreamCore, int] = {}
         #: For arrays whose end must be known exactly (a mapping's device view): stream
         #: -> event recorded after the last work there that used the array.
         self.fences: dict[StreamCore, Any] | None = {} if fenced else None
-        self.writer: StreamCore | None = None
-        self.writer_epoch = 0
-        #: stream -> its epoch when it read (see ``StreamCore.epoch``)
-        self.readers: dict[StreamCore, int] = {}
 
     def streams(self) -> list[StreamCore]:
         """Every stream whose work on the array may still be running."""
-        touched = {id(s): s for s in (self.writer, *self.readers) if s is not None}
+        touched = {id(s): s for s in (*self.writers, *self.readers)}
         return list(touched.values())
+
+    def part(self, label: str) -> DeviceOrder:
+        """The order of a part of this array: it starts where the whole array stands."""
+        new = DeviceOrder(label)
+        new.writers = dict(self.writers)
+        new.readers = dict(self.readers)
+        return new
+
+    @staticmethod
+    def joined(label: str, parts: Iterable[DeviceOrder]) -> DeviceOrder:
+        """The order of an array joined from parts: every part's writers and readers
+        (the latest epoch of each stream), so later work waits for all of them."""
+        new = DeviceOrder(label)
+        for order in parts:
+            for core, epoch in order.writers.items():
+                new.writers[core] = max(epoch, new.writers.get(core, epoch))
+            for core, epoch in order.readers.items():
+                new.readers[core] = max(epoch, new.readers.get(core, epoch))
+        return new
 
 
 def fence_events(order: DeviceOrder) -> list[Any]:

@@ -156,6 +156,14 @@ _ENDS: Final = {
         "it was the device view of a mapping that ended at {site} (mapping.wait()). Map the "
         "array again (`mapping = stream.map(host)`) and use the new mapping's device."
     ),
+    "split": (
+        "it was split into parts at {site}; while they live it may not be used. Join them "
+        "first: `whole = nx.join(parts)`, then use `whole`."
+    ),
+    "join": (
+        "it was a part, joined back into the whole array at {site}. Use the array that "
+        "nx.join() returned, or split it again."
+    ),
     "expire-pinned": (
         "it was the handle of an nx.pinned() block that ended at {site}; the memory is "
         "unpinned. Use the numpy array itself after the block, or pin it again."

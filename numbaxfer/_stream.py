@@ -12,7 +12,7 @@ import numpy as np
 from ._backend import Backend, get_backend
 from ._checks import check_device, check_host, check_match, check_same_backend
 from ._device import DeviceArray
-from ._errors import StreamClosedError, where
+from ._errors import StreamClosedError, UseAfterTransferError, where
 from ._host import PinnedArray
 from ._mapped import MappedArray, Mapping
 from ._order import DeviceOrder, StreamCore
@@ -120,33 +120,86 @@ class Stream(Unique, Generic[Cap]):
             event = self._enqueue(((to._order, True),), work)
             return self._hand_over("upload", src, event, site)
 
+    @overload
     def download(
         self, src: DeviceArray[Lent, DT], *, into: Consumed[PinnedArray[Owned, DT]]
-    ) -> Transfer[PinnedArray[Owned, DT]]:
+    ) -> Transfer[PinnedArray[Owned, DT]]: ...
+    @overload
+    def download(
+        self, src: DeviceArray[Lent, DT], *, into: Consumed[Transfer[PinnedArray[Owned, DT]]]
+    ) -> Transfer[PinnedArray[Owned, DT]]: ...
+    def download(self, src: DeviceArray[Lent, DT], *, into: Any) -> Any:
         """Copy device array ``src`` into pinned ``into``, asynchronously on this stream.
 
         ``into`` MOVES into the transfer: reading it before ``into = transfer.wait()``
         would see stale data, so every use raises until then. The copy runs after the
         work already enqueued on this stream (and, if ``src`` was written on another
         stream, after that work too, by an event wait on the device).
+
+        Chaining: ``into`` may also be a pending transfer that holds the destination
+        buffer (an upload of it): that transfer MOVES into this one, which takes the
+        buffer over without a host wait. The download runs after the upload (stream
+        order, or an event wait on the device when the upload ran on another stream);
+        this transfer's ``wait()`` gives the buffer back.
         """
         site = caller_site()
         with STATE_LOCK:
             self._check_open("download()", site)
             check_device(src, "download", "src", self._backend)
-            check_host(into, "download", "into", self._backend)
+            chained: Transfer[Any] | None = None
+            if isinstance(into, Transfer):
+                chained = into
+                into = self._check_chain(chained, site)
+            else:
+                check_host(into, "download", "into", self._backend)
             check_match(src, into, "download")
             src._flag.check_read("download() from")
-            into._flag.check_writable("download", site)
+            if chained is None:
+                into._flag.check_writable("download", site)
             backend, raw = self._backend, self._core.raw
             mem, buf = into._mem, src._buf
+            after = None if chained is None or chained._core is self._core else chained._event
 
             def work() -> Any:
+                if after is not None:  # the upload ran on another stream: wait on the device
+                    backend.wait_event(raw, after)
                 backend.copy_dtoh(raw, mem, buf)
                 return backend.record(raw)
 
             event = self._enqueue(((src._order, False),), work)
-            return self._hand_over("download", into, event, site)
+            if chained is None:
+                return self._hand_over("download", into, event, site)
+            return self._take_chain(chained, event, site)
+
+    def _check_chain(self, upload: Transfer[Any], site: tuple[str, int]) -> PinnedArray[Any, Any]:
+        """The buffer a chained download would take over from ``upload`` (checks only)."""
+        handle = upload._handle
+        if handle is None or upload._state != 0:
+            raise UseAfterTransferError(
+                f"download(into=...) at {where(site)}: {upload.label} is not pending (completed "
+                "or handed on); chain only onto a transfer that still holds its buffer."
+            )
+        if upload._core.backend is not self._backend:
+            raise ValueError(
+                f"download(into=...) at {where(site)}: {upload.label} belongs to another "
+                "backend or device than this stream."
+            )
+        return handle
+
+    def _take_chain(self, upload: Transfer[Any], event: Any, site: tuple[str, int]) -> Any:
+        """Commit a chained download: a new transfer holds the buffer, then the upload is
+        retired (if this is interrupted, the upload still holds the buffer)."""
+        handle = upload._handle
+        assert handle is not None
+        move = MoveRecord("download", self.label, site)
+        try:
+            down = Transfer._start(self._core, "download", handle, event, move)
+        except BaseException:
+            self._core.settle()
+            raise
+        upload._hand_on(site, down)
+        handle._flag._moved = move
+        return down
 
     def copy(self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]) -> Transfer[None]:
         """Copy device array ``src`` into device array ``to`` on this stream.

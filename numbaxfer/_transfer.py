@@ -203,6 +203,19 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             self._state = _COMPLETED
             return new
 
+    def _hand_on(self, site: tuple[str, int], successor: Transfer[Any]) -> None:
+        """A chained transfer took this one's buffer over: unregister and retire this
+        one (its event goes back to the pool: the successor's wait covers it)."""
+        self._core.pending.pop(self._number, None)
+        handle = self._handle
+        if handle is not None and handle._scope is not None:
+            handle._scope.inflight.pop(self._number, None)
+        if not self._released:
+            self._released = True
+            self._backend.release_event(self._event)
+        self._kind = f"{self._kind} (handed on to {successor._kind}#{successor._number})"
+        self._handle, self._waited_at, self._state = None, site, _COMPLETED
+
     def _completed_error(self, site: tuple[str, int]) -> UseAfterTransferError:
         if self._state == _COMPLETING:
             return UseAfterTransferError(

@@ -420,7 +420,11 @@ def _is_handle(t: Type) -> bool:
     if isinstance(t, TypeAliasType) and t.args:
         t = t.args[0]
     p = get_proper_type(t)
-    return isinstance(p, Instance) and p.type.fullname in HANDLES
+    # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
+    # chained transfer or a pool: reading their metadata afterwards touches no memory.
+    return isinstance(p, Instance) and any(
+        b.fullname in HANDLES or b.fullname == TRANSFER for b in p.type.mro
+    )
 
 
 def _ret_kind(t: Type) -> str:
@@ -1757,13 +1761,17 @@ class _Analysis:
         if fact is not None:
             for idx in fact.consumed:
                 if idx < len(e.args):
-                    chain = _path_chain(e.args[idx])
-                    if chain is not None:
-                        key = chain[-1][0]
-                        self.moved.setdefault(fact.id, [])
-                        if key not in self.moved[fact.id]:
-                            self.moved[fact.id].append(key)
-                        self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+                    arg = e.args[idx]
+                    # A list or tuple display consumes each of its items (nx.join([a, b])).
+                    items = arg.items if isinstance(arg, (ListExpr, TupleExpr)) else [arg]
+                    for item in items:
+                        chain = _path_chain(item)
+                        if chain is not None:
+                            key = chain[-1][0]
+                            self.moved.setdefault(fact.id, [])
+                            if key not in self.moved[fact.id]:
+                                self.moved[fact.id].append(key)
+                            self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
@@ -1871,8 +1879,27 @@ def _fact_order(f: _Fact) -> tuple[int, int, int]:
     return (f.line, f.end[1], f.id)
 
 
+def _buffer_name(an: _Analysis, name: str) -> str:
+    """The array a chained transfer carries: for ``down = s.download(d, into=up)`` the
+    moved name is the transfer ``up``; what ``down.wait()`` returns is up's array."""
+    for _ in range(8):  # chains of chains
+        nxt = None
+        for fid, bound in an.binds.items():
+            fact = an.scope.facts[fid] if 0 <= fid < len(an.scope.facts) else None
+            if bound and bound[0] == name and (fact is None or fact.producer):
+                moved = an.moved.get(fid, [])
+                if moved:
+                    nxt = _display(moved[0])
+                    break
+        if nxt is None or nxt == name:
+            return name
+        name = nxt
+    return name
+
+
 def _fix(an: _Analysis, fact: _Fact, moved: str) -> str:
     if fact.producer:
+        moved = _buffer_name(an, moved)
         bound = an.binds.get(fact.id)
         t = bound[0] if bound else "<transfer>"
         return f'take it back first: "{moved} = {t}.wait()"'
@@ -1950,7 +1977,7 @@ def _unfinished_message(an: _Analysis, ev: _Event) -> str | None:
     maybe = any(a[0] != "P" for a in ev.atoms)
     name = _display(ev.path)
     moved = an.moved.get(fact.id, [])
-    back = _display(moved[0]) if moved else "arr"
+    back = _buffer_name(an, _display(moved[0])) if moved else "arr"
     fix = f'"{back} = {name}.wait()"'
     started = f"started at line {fact.line} by {fact.callee}()"
     if ev.kind == "drop":

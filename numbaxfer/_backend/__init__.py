@@ -49,6 +49,11 @@ class Backend(Protocol):
 
     def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any: ...
 
+    def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
+        """A device buffer over rows ``start:stop`` (first axis) of ``device_buffer``,
+        sharing its memory."""
+        ...
+
     def host_memory(self, buf: NDArray[Any]) -> Any:
         """What this backend's copies take for pinned array ``buf``, computed once per
         handle (the fast path keeps the pointer and size)."""

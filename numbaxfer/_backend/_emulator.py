@@ -184,6 +184,9 @@ class EmulatorBackend:
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
 
+    def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
+        return device_buffer[start:stop]
+
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
 

@@ -51,6 +51,9 @@ class NumbaBackend:
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
 
+    def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
+        return device_buffer[start:stop]
+
     def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
         """Mapped host memory: (host numpy array, device buffer) over the same bytes."""
         mapped: Any = cuda.mapped_array(shape, dtype=dtype)
@@ -206,6 +209,9 @@ class BindingsBackend(NumbaBackend):
 
     def _device_token(self, array: Any) -> Any:
         return _DeviceMemory(array)
+
+    def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
+        return _DeviceMemory(device_buffer.array[start:stop])
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return (buf, int(buf.ctypes.data), int(buf.nbytes))

@@ -267,7 +267,7 @@ def test_pageable_memory_is_refused_with_the_fix() -> None:
     with pytest.raises(nx.PageableMemoryError, match="pinned_copy"):
         s.upload(np.ones(N, np.float32), to=nx.device_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
     with pytest.raises(nx.PageableMemoryError, match="page-locked"):
-        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
+        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[call-overload, unfinished-transfer]
 
 
 @pytest.mark.parametrize(

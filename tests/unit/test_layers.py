@@ -23,7 +23,7 @@ LAYERS: list[set[str]] = [
     {"_host"},
     {"_device"},
     {"_mapped"},
-    {"_checks"},
+    {"_checks", "_parts"},
     {"_transfer"},
     {"_scope"},
     {"_stream"},
