@@ -134,7 +134,8 @@ class Pipeline(Unique, Generic[DT]):
 
         ``src`` and ``into`` MOVE into the run (every use raises until ``run.wait()``
         gives them back). Both must be 1-D-compatible pinned arrays of this pipeline's
-        dtype and the same size, a multiple of ``chunk``. If ``step`` (or anything else)
+        dtype and the same size; the last chunk may be shorter than ``chunk`` (the step
+        then gets device arrays of that size). If ``step`` (or anything else)
         raises part-way, the chunks already enqueued are waited for on the host and both
         arrays are given back to the caller's handles before the exception propagates.
         Thread-safe: concurrent maps on one pipeline run one after the other.
@@ -156,10 +157,10 @@ class Pipeline(Unique, Generic[DT]):
             check_host(src, "Pipeline.map", "src", backend)
             check_host(into, "Pipeline.map", "into", backend)
             for name, arr in (("src", src), ("into", into)):
-                if arr.dtype != self.dtype or arr.size != src.size or arr.size % self.chunk:
+                if arr.dtype != self.dtype or arr.size != src.size:
                     raise ValueError(
                         f"Pipeline.map(): {name} {arr.label} must have dtype {self.dtype} and "
-                        f"the same size as src ({src.size}), a multiple of chunk={self.chunk}."
+                        f"the same size as src ({src.size})."
                     )
             if src is into or np.shares_memory(src._buf, into._buf):
                 raise ValueError("Pipeline.map(): src and into must be different arrays")
@@ -195,15 +196,28 @@ class Pipeline(Unique, Generic[DT]):
     ) -> None:
         backend = self._streams[0]._backend
         flat_in, flat_out = src._buf.reshape(-1), into._buf.reshape(-1)
-        for i in range(src.size // self.chunk):
+        chunk = self.chunk
+        for i in range(-(-src.size // chunk)):
             k = i % self.slots
             s, din, dout = self._streams[k], self._inputs[k], self._outputs[k]
-            part = slice(i * self.chunk, (i + 1) * self.chunk)
+            part = slice(i * chunk, min((i + 1) * chunk, src.size))
             vin, vout = flat_in[part], flat_out[part]
+            if vin.size < chunk:  # the ragged last chunk: the first rows of the slot buffers
+                din, dout = self._head(din, vin.size), self._head(dout, vin.size)
             backend.copy_htod(s._core.raw, din._buf, backend.host_memory(vin))
             with s.lend() as lent:
                 step(lent, din, dout)
             backend.copy_dtoh(s._core.raw, backend.host_memory(vout), dout._buf)
+
+    @staticmethod
+    def _head(buf: DeviceArray[Owned, DT], n: int) -> DeviceArray[Owned, DT]:
+        """The first ``n`` elements of a slot buffer, sharing its memory and ordering."""
+        head: DeviceArray[Owned, DT] = DeviceArray._adopt(
+            buf._backend, buf._backend.device_view(buf._buf, 0, n), (n,), buf.dtype, buf.label
+        )
+        head._order = buf._order
+        head._held_by = buf._held_by
+        return head
 
     def _join(self) -> None:
         """Make slot 0's stream follow every slot's work (device-side event waits)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import Any, Generic, TypeVar, final, overload
+from typing import Any, Generic, Literal, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -53,13 +53,24 @@ class PinnedPool(Unique, Generic[DT]):
             pinned_array(shape, dtype) for _ in range(count)
         )
         self._recycled: deque[Transfer[PinnedArray[Owned, DT]]] = deque()
-        self._members = {id(b._buf.base if b._buf.base is not None else b._buf) for b in self._free}
+        self._members = {_base_id(b) for b in self._free}
+        first = self._free[0]
+        self._shape, self._dtype = first.shape, first.dtype
+        #: Buffers the pool owns (free, out with users, or in flight).
         self.count = count
 
     def __len__(self) -> int:
         """Buffers free now (not counting recycled transfers)."""
         return len(self._free)
 
+    @overload
+    def take(
+        self, *, block: Literal[True] = True, timeout: float | None = None
+    ) -> PinnedArray[Owned, DT]: ...
+    @overload
+    def take(
+        self, *, block: bool, timeout: float | None = None
+    ) -> PinnedArray[Owned, DT] | None: ...
     def take(
         self, *, block: bool = True, timeout: float | None = None
     ) -> PinnedArray[Owned, DT] | None:
@@ -99,6 +110,22 @@ class PinnedPool(Unique, Generic[DT]):
                         self._recycled.appendleft(oldest)
                     self._cond.notify()
             raise
+
+    def try_take(self) -> PinnedArray[Owned, DT] | None:
+        """A free (or finished) buffer now, or None: ``take(block=False)``."""
+        return self.take(block=False)
+
+    def grow(self, count: int) -> None:
+        """Allocate ``count`` more buffers of the pool's shape and dtype (page-locking is
+        slow: grow ahead of need, not per item). Waiting takers get them at once."""
+        if isinstance(count, bool) or not isinstance(count, int) or count <= 0:
+            raise ValueError(f"PinnedPool.grow() needs an int count > 0, got {count!r}")
+        fresh = [pinned_array(self._shape, self._dtype) for _ in range(count)]
+        with self._cond:
+            self._free.extend(fresh)
+            self._members.update(_base_id(b) for b in fresh)
+            self.count += count
+            self._cond.notify_all()
 
     def drain(self) -> None:
         """Complete every recycled transfer (waiting for each one's own event) and put
@@ -160,10 +187,13 @@ class PinnedPool(Unique, Generic[DT]):
             self._cond.notify()
 
     def _check_member(self, obj: PinnedArray[Any, Any]) -> None:
-        buf = obj._buf
-        base = buf.base if buf.base is not None else buf
-        if id(base) not in self._members:
+        if _base_id(obj) not in self._members:
             raise ValueError(
                 f"{getattr(obj, 'label', obj)!s} is not one of this pool's buffers; a pool only "
                 "takes back what it handed out."
             )
+
+
+def _base_id(h: PinnedArray[Any, Any]) -> int:
+    buf = h._buf
+    return id(buf.base if buf.base is not None else buf)

@@ -13,8 +13,9 @@ are still queued. Here the block hands out an owned ``PinnedArray`` over ``a``'s
 from __future__ import annotations
 
 import sys
+from itertools import pairwise
 from types import TracebackType
-from typing import Any, Final, Generic, TypeVar, final
+from typing import Any, Final, Generic, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,6 +30,7 @@ from ._util import check_dtype, label, normalise_shape
 __all__ = ["PinnedScope", "pinned"]
 
 DT = TypeVar("DT", bound=np.generic)
+_E = TypeVar("_E")
 
 
 #: Memory pinned in place by open nx.pinned() blocks: id(pin) -> (start, end, site).
@@ -41,103 +43,113 @@ def _byte_range(array: NDArray[Any]) -> tuple[int, int]:
 
 
 @final
-class PinnedScope(Unique, Generic[DT]):
-    """The with-block of :func:`pinned`. Enter it once."""
+class PinnedScope(Unique, Generic[_E]):
+    """The with-block of :func:`pinned`: one array (the block gives its handle) or
+    several (a tuple of handles, in order). Enter it once."""
 
-    __slots__ = ("_array", "_backend", "_pin", "_site")
+    __slots__ = ("_arrays", "_backend", "_pins", "_single", "_site")
 
-    _array: NDArray[DT]
+    _arrays: tuple[NDArray[Any], ...]
     _backend: Backend
-    _pin: InPlacePin
+    _pins: tuple[InPlacePin, ...]
+    _single: bool
     _site: tuple[str, int]
 
     def __init__(self) -> None:
         raise TypeError("PinnedScope is not created directly: use `with nx.pinned(array) as h:`.")
 
     @classmethod
-    def _create(cls, array: NDArray[DT], site: tuple[str, int]) -> PinnedScope[DT]:
-        if not isinstance(array, np.ndarray):
-            raise TypeError(f"nx.pinned() takes a numpy array, not {type(array).__name__}")
-        normalise_shape(array.shape, "nx.pinned()")
-        check_dtype(array.dtype, "nx.pinned()")
-        if not array.flags.c_contiguous or not array.flags.writeable:
-            raise ValueError(
-                "nx.pinned() needs a C-contiguous, writeable numpy array (got "
-                f"{'non-contiguous' if not array.flags.c_contiguous else 'read-only'}); "
-                "use np.ascontiguousarray(a) first, or nx.pinned_copy(a)."
-            )
-        if owned_by_numbaxfer(array):
-            raise BorrowError(
-                f"nx.pinned() at {where(site)}: the array is memory of a numbaxfer pinned "
-                "array (a view from its read() or write()); that array already owns it and is "
-                "pinned. Use the PinnedArray itself."
-            )
+    def _create(cls, arrays: tuple[NDArray[Any], ...], site: tuple[str, int]) -> PinnedScope[Any]:
+        if not arrays:
+            raise TypeError("nx.pinned() takes one or more numpy arrays")
+        for array in arrays:
+            _check_pinnable(array, site)
+        spans = sorted((*_byte_range(a), i) for i, a in enumerate(arrays))
+        for (_, end, i), (start, _, j) in pairwise(spans):
+            if start < end:
+                raise BorrowError(
+                    f"nx.pinned() at {where(site)}: arrays {min(i, j)} and {max(i, j)} share "
+                    "memory; one owner per memory: pin each memory once."
+                )
         self = object.__new__(cls)
-        self._array = array
+        self._arrays = arrays
+        self._single = len(arrays) == 1
         self._backend = get_backend()
         self._site = site
-        self._pin = InPlacePin(site)
+        self._pins = tuple(InPlacePin(site) for _ in arrays)
         return self
 
-    def __enter__(self) -> PinnedArray[Owned, DT]:
+    def __enter__(self) -> _E:
         with STATE_LOCK:
-            pin = self._pin
-            if pin.pin is not None or pin.closed:
+            if any(p.pin is not None or p.closed for p in self._pins):
                 raise RuntimeError("an nx.pinned() scope can be entered only once")
-            start, end = _byte_range(self._array)
-            for other_start, other_end, other_site in _pinned_ranges.values():
-                if start < other_end and other_start < end:
-                    raise BorrowError(
-                        f"cannot pin the array of the nx.pinned() block at {where(self._site)}: "
-                        f"its memory is already pinned in place by the open nx.pinned() block "
-                        f"at {where(other_site)}. Use that block's handle (one owner per "
-                        "memory), or pin after that block has ended."
-                    )
-            pin.pin = self._backend.pin(self._array)
-            name = label("PinnedArray", self._array.shape, self._array.dtype)
-            handle: PinnedArray[Owned, DT] = PinnedArray._adopt(
-                self._backend, self._array, f"{name} (pinned in place at {where(self._site)})"
-            )
-            handle._scope = pin
-            pin.current = handle
-            _pinned_ranges[id(pin)] = (start, end, self._site)
-            return handle
+            ranges = [_byte_range(a) for a in self._arrays]
+            for start, end in ranges:
+                for other_start, other_end, other_site in _pinned_ranges.values():
+                    if start < other_end and other_start < end:
+                        raise BorrowError(
+                            f"cannot pin an array of the nx.pinned() block at "
+                            f"{where(self._site)}: its memory is already pinned in place by the "
+                            f"open nx.pinned() block at {where(other_site)}. Use that block's "
+                            "handle (one owner per memory), or pin after that block has ended."
+                        )
+            try:
+                for pin, array in zip(self._pins, self._arrays, strict=True):
+                    pin.pin = self._backend.pin(array)
+            except BaseException:
+                for pin in self._pins:  # unpins the ones already pinned
+                    pin.pin = None
+                raise
+            handles = []
+            for pin, array, (start, end) in zip(self._pins, self._arrays, ranges, strict=True):
+                name = label("PinnedArray", array.shape, array.dtype)
+                handle: PinnedArray[Owned, Any] = PinnedArray._adopt(
+                    self._backend, array, f"{name} (pinned in place at {where(self._site)})"
+                )
+                handle._scope = pin
+                pin.current = handle
+                _pinned_ranges[id(pin)] = (start, end, self._site)
+                handles.append(handle)
+            return handles[0] if self._single else tuple(handles)  # type: ignore[return-value]
 
     def __exit__(
         self, et: type[BaseException] | None, ev: BaseException | None, tb: TracebackType | None
     ) -> None:
         site = caller_site()
+        unfinished: list[tuple[Any, str]] = []
+        names: list[str] = []
         with STATE_LOCK:
-            pin = self._pin
-            _pinned_ranges.pop(id(pin), None)
-            pin.closed = True
-            pin.ended = MoveRecord("expire-pinned", "", site)
-            current = pin.current
-            if current is not None and current._flag.is_usable:
-                current._flag.expire(pin.ended)
-            # Transfers still holding the memory: those alive are unfinished by
-            # definition (they are completed by wait(), inside the block); those dropped
-            # count while their copy has not finished.
-            live = [n for n in pin.inflight if n not in pin.dropped]
-            dropped = [
-                n
-                for n in pin.inflight
-                if n in pin.dropped and not self._backend.query(pin.inflight[n][0])
-            ]
-            unfinished = [pin.inflight[n] for n in live + dropped]
-            if not unfinished:
-                pin.pin = None  # unpins now: no copy uses the memory
-                return
-            names = "; ".join(
-                desc + (" (dropped without wait())" if n in pin.dropped else "")
-                for n, (_, desc) in zip(live + dropped, unfinished, strict=True)
-            )
-            for event, _ in unfinished:
-                keep_alive(self._backend, event, (self._array, pin.pin))
+            ended = MoveRecord("expire-pinned", "", site)
+            for pin, array in zip(self._pins, self._arrays, strict=True):
+                _pinned_ranges.pop(id(pin), None)
+                pin.closed = True
+                pin.ended = ended
+                current = pin.current
+                if current is not None and current._flag.is_usable:
+                    current._flag.expire(ended)
+                # Transfers still holding the memory: those alive are unfinished by
+                # definition (they are completed by wait(), inside the block); those
+                # dropped count while their copy has not finished.
+                mine = [
+                    n
+                    for n in pin.inflight
+                    if n not in pin.dropped or not self._backend.query(pin.inflight[n][0])
+                ]
+                if not mine:
+                    pin.pin = None  # unpins now: no copy uses the memory
+                    continue
+                for n in mine:
+                    event, desc = pin.inflight[n]
+                    keep_alive(self._backend, event, (array, pin.pin))
+                    unfinished.append((event, desc))
+                    names.append(desc + (" (dropped without wait())" if n in pin.dropped else ""))
+        if not unfinished:
+            return
         message = (
             f"nx.pinned() block opened at {where(self._site)} ended with {len(unfinished)} "
-            f"unfinished transfer(s) still using its memory: {names}. The memory stays "
-            "pinned and alive until they finish; complete them with wait() inside the block."
+            f"unfinished transfer(s) still using its memory: {'; '.join(names)}. The memory "
+            "stays pinned and alive until they finish; complete them with wait() inside the "
+            "block."
         )
         if ev is not None:
             if sys.version_info >= (3, 11):
@@ -146,11 +158,37 @@ class PinnedScope(Unique, Generic[DT]):
         raise UnfinishedTransferError(message)
 
 
-def pinned(array: NDArray[DT]) -> PinnedScope[DT]:
-    """``with nx.pinned(a) as h:`` page-locks numpy array ``a`` in place (no copy) and
-    gives an owned ``PinnedArray`` over it for the block; see :class:`PinnedScope`.
+def _check_pinnable(array: object, site: tuple[str, int]) -> None:
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"nx.pinned() takes numpy arrays, not {type(array).__name__}")
+    normalise_shape(array.shape, "nx.pinned()")
+    check_dtype(array.dtype, "nx.pinned()")
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        raise ValueError(
+            "nx.pinned() needs C-contiguous, writeable numpy arrays (got "
+            f"{'non-contiguous' if not array.flags.c_contiguous else 'read-only'}); "
+            "use np.ascontiguousarray(a) first, or nx.pinned_copy(a)."
+        )
+    if owned_by_numbaxfer(array):
+        raise BorrowError(
+            f"nx.pinned() at {where(site)}: the array is memory of a numbaxfer pinned "
+            "array (a view from its read() or write()); that array already owns it and is "
+            "pinned. Use the PinnedArray itself."
+        )
 
-    Inside the block, use the handle, not ``a``: writes through ``a`` escape both
+
+@overload
+def pinned(array: NDArray[DT], /) -> PinnedScope[PinnedArray[Owned, DT]]: ...
+@overload
+def pinned(
+    first: NDArray[Any], second: NDArray[Any], /, *more: NDArray[Any]
+) -> PinnedScope[tuple[PinnedArray[Owned, Any], ...]]: ...
+def pinned(*arrays: NDArray[Any]) -> PinnedScope[Any]:
+    """``with nx.pinned(a) as h:`` page-locks numpy array ``a`` in place (no copy) and
+    gives an owned ``PinnedArray`` over it for the block; ``with nx.pinned(a, b) as
+    (ha, hb):`` does the same for several arrays. See :class:`PinnedScope`.
+
+    Inside the block, use the handles, not the arrays: writes through ``a`` escape both
     checkers (the known hole of aliases). One block at a time may pin a given memory.
     """
-    return PinnedScope._create(array, caller_site())
+    return PinnedScope._create(arrays, caller_site())

@@ -155,3 +155,30 @@ def test_chained_download_on_another_stream_and_a_completed_upload_is_refused() 
         t.download(dev, into=done)  # type: ignore[unfinished-transfer]
     s.close()
     t.close()
+
+
+def test_pinned_takes_several_arrays_and_refuses_shared_memory() -> None:
+    a, b = np.arange(8, dtype=F32), np.zeros(8, F32)
+    s = nx.stream()
+    dev = nx.device_array(8, F32)
+    with nx.pinned(a, b) as (ha, hb):
+        ha = s.upload(ha, to=dev).wait()
+        hb = s.download(dev, into=hb).wait()
+        assert ha.label != hb.label
+    np.testing.assert_array_equal(b, a)
+    big = np.zeros(16, F32)
+    with pytest.raises(nx.BorrowError, match="share memory"):
+        nx.pinned(big[:8], big[4:])
+    s.close()
+
+
+def test_pool_take_is_typed_as_it_behaves_and_the_pool_can_grow() -> None:
+    pool: nx.PinnedPool[np.float32] = nx.PinnedPool(1, 8, F32)
+    first = pool.take()  # PinnedArray, not Optional: take() blocks
+    assert pool.try_take() is None
+    pool.grow(2)
+    assert pool.count == 3
+    second = pool.take(timeout=1.0)
+    pool.give(first)
+    pool.give(second)
+    assert len(pool) == 3

@@ -60,7 +60,7 @@ def test_pinned_refuses_what_cannot_be_pinned_in_place() -> None:
     with pytest.raises(ValueError, match="C-contiguous"):
         nx.pinned(np.ones((4, 4), np.float32)[:, ::2])
     with pytest.raises(TypeError):
-        nx.pinned([1.0, 2.0])  # type: ignore[arg-type]
+        nx.pinned([1.0, 2.0])  # type: ignore[call-overload]
 
 
 # -- mapped arrays --------------------------------------------------------------------------

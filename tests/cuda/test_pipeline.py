@@ -49,7 +49,7 @@ def test_arrays_belong_to_the_run_until_wait() -> None:
 def test_bad_input_is_refused_and_nothing_moves() -> None:
     pipe = nx.Pipeline(CHUNK, np.float32)
     src = source()
-    with pytest.raises(ValueError, match="multiple of chunk"):
+    with pytest.raises(ValueError, match="the same size as src"):
         pipe.map(src, into=nx.pinned_array(TOTAL + 1, np.float32), step=step)
     with pytest.raises(ValueError, match="dtype"):
         # (numpy's stubs let float64 pass for float32 statically: caught at run time)
@@ -60,3 +60,15 @@ def test_bad_input_is_refused_and_nothing_moves() -> None:
     pipe.close()
     with pytest.raises(nx.StreamClosedError, match="closed"):
         pipe.map(src, into=nx.pinned_array(TOTAL, np.float32), step=step)  # type: ignore[use-after-transfer]
+
+
+def test_a_ragged_last_chunk_is_streamed_too() -> None:
+    total = CHUNK * 3 + 5
+    pipe = nx.Pipeline(CHUNK, np.float32, slots=2)
+    src = nx.pinned_array(total, np.float32)
+    with src.write() as a:
+        a[:] = np.arange(total, dtype=np.float32)
+    run = pipe.map(src, into=nx.pinned_array(total, np.float32), step=step)
+    src, dst = run.wait()
+    np.testing.assert_array_equal(dst.read(), 2.0 * np.arange(total, dtype=np.float32) + 1.0)
+    pipe.close()
