@@ -40,7 +40,7 @@ from ._ownership import Consumed, Lent, Owned
 from ._parts import join, split
 from ._pipeline import Pipeline, PipelineRun
 from ._pool import PinnedPool
-from ._scope import PinnedScope, pinned
+from ._scope import PinnedScope, mapped, pinned
 from ._stream import Kernel, Stream, kernel, stream
 from ._transfer import Transfer
 
@@ -71,6 +71,7 @@ __all__ = [
     "device_array",
     "join",
     "kernel",
+    "mapped",
     "mapped_array",
     "pinned",
     "pinned_array",

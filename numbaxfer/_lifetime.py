@@ -62,7 +62,17 @@ class InPlacePin:
     the memory stays page-locked while it is referenced.
     """
 
-    __slots__ = ("closed", "current", "dropped", "ended", "inflight", "pin", "site")
+    __slots__ = (
+        "closed",
+        "current",
+        "dropped",
+        "dropped_fences",
+        "ended",
+        "inflight",
+        "mappings",
+        "pin",
+        "site",
+    )
 
     def __init__(self, site: tuple[str, int]) -> None:
         self.site = site
@@ -75,6 +85,15 @@ class InPlacePin:
         self.dropped: set[int] = set()
         #: Why handles of this memory expire once the block has ended.
         self.ended: Any = None
+        #: Mappings of this memory (``nx.mapped``) not yet waited for: id -> weak ref.
+        self.mappings: dict[int, Any] = {}
+        #: Events of mappings dropped without wait(): their kernels may still run.
+        self.dropped_fences: list[Any] = []
+
+    def mapping_done(self, key: int, handle: Any) -> None:
+        """A mapping of this memory completed and returned it as ``handle``."""
+        self.mappings.pop(key, None)
+        self.give_back(-1, handle)
 
     def give_back(self, number: int, handle: Any) -> None:
         """Transfer ``number`` completed and returned the memory as ``handle``."""

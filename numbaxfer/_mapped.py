@@ -10,6 +10,7 @@ exactly the streams that did) and gives the host handle back.
 from __future__ import annotations
 
 import warnings
+import weakref
 from typing import Any, Generic, TypeVar, final, overload
 
 import numpy as np
@@ -79,6 +80,8 @@ class Mapping(Unique, Generic[DT]):
         device._order = DeviceOrder(name, fenced=True)
         device._held_by = f"the device view of a mapping made at {where(move.site)}"
         self.device = device
+        if host._scope is not None:  # memory mapped in place: its block must see this
+            host._scope.mappings[id(self)] = weakref.ref(self)
         return self
 
     def _fences(self) -> list[Any]:
@@ -133,6 +136,8 @@ class Mapping(Unique, Generic[DT]):
                 self.device._flag.retire(MoveRecord("mapping-end", "", site))
                 self._move.returned_at = site
                 self._completed_at = site
+                if host._scope is not None:
+                    host._scope.mapping_done(id(self), host)
             return host
         except BaseException:  # interrupted before the caller got it: not completed
             with STATE_LOCK:
@@ -148,7 +153,11 @@ class Mapping(Unique, Generic[DT]):
             return
         if completed is not None:
             return
-        keep = (host._buf, host._mem, host._device_buf)
+        keep: Any = (host._buf, host._mem, host._device_buf)
+        if host._scope is not None:  # keep the memory pinned too; the block's exit sees it
+            keep = (keep, host._scope.pin)
+            host._scope.mappings.pop(id(self), None)
+            host._scope.dropped_fences.extend(fences)
         for event in fences:
             keep_alive(self._backend, event, keep)
         warnings.warn(

@@ -24,10 +24,11 @@ from ._backend import Backend, get_backend
 from ._errors import BorrowError, UnfinishedTransferError, where
 from ._host import PinnedArray, owned_by_numbaxfer
 from ._lifetime import InPlacePin, keep_alive
+from ._mapped import MappedArray
 from ._ownership import STATE_LOCK, MoveRecord, Owned, Unique, caller_site
 from ._util import check_dtype, label, normalise_shape
 
-__all__ = ["PinnedScope", "pinned"]
+__all__ = ["PinnedScope", "mapped", "pinned"]
 
 DT = TypeVar("DT", bound=np.generic)
 _E = TypeVar("_E")
@@ -47,9 +48,10 @@ class PinnedScope(Unique, Generic[_E]):
     """The with-block of :func:`pinned`: one array (the block gives its handle) or
     several (a tuple of handles, in order). Enter it once."""
 
-    __slots__ = ("_arrays", "_backend", "_pins", "_single", "_site")
+    __slots__ = ("_arrays", "_backend", "_mapped", "_pins", "_single", "_site")
 
     _arrays: tuple[NDArray[Any], ...]
+    _mapped: bool  # nx.mapped: also mapped into the device's address space
     _backend: Backend
     _pins: tuple[InPlacePin, ...]
     _single: bool
@@ -59,7 +61,9 @@ class PinnedScope(Unique, Generic[_E]):
         raise TypeError("PinnedScope is not created directly: use `with nx.pinned(array) as h:`.")
 
     @classmethod
-    def _create(cls, arrays: tuple[NDArray[Any], ...], site: tuple[str, int]) -> PinnedScope[Any]:
+    def _create(
+        cls, arrays: tuple[NDArray[Any], ...], site: tuple[str, int], mapped: bool = False
+    ) -> PinnedScope[Any]:
         if not arrays:
             raise TypeError("nx.pinned() takes one or more numpy arrays")
         for array in arrays:
@@ -73,6 +77,7 @@ class PinnedScope(Unique, Generic[_E]):
                 )
         self = object.__new__(cls)
         self._arrays = arrays
+        self._mapped = mapped
         self._single = len(arrays) == 1
         self._backend = get_backend()
         self._site = site
@@ -93,19 +98,31 @@ class PinnedScope(Unique, Generic[_E]):
                             f"open nx.pinned() block at {where(other_site)}. Use that block's "
                             "handle (one owner per memory), or pin after that block has ended."
                         )
+            devices: list[Any] = []
             try:
                 for pin, array in zip(self._pins, self._arrays, strict=True):
-                    pin.pin = self._backend.pin(array)
+                    if self._mapped:
+                        pin.pin, device = self._backend.map_in_place(array)
+                        devices.append(device)
+                    else:
+                        pin.pin = self._backend.pin(array)
             except BaseException:
                 for pin in self._pins:  # unpins the ones already pinned
                     pin.pin = None
                 raise
             handles = []
-            for pin, array, (start, end) in zip(self._pins, self._arrays, ranges, strict=True):
-                name = label("PinnedArray", array.shape, array.dtype)
-                handle: PinnedArray[Owned, Any] = PinnedArray._adopt(
-                    self._backend, array, f"{name} (pinned in place at {where(self._site)})"
+            kind = "MappedArray" if self._mapped else "PinnedArray"
+            how = "mapped" if self._mapped else "pinned"
+            for i, (pin, array, (start, end)) in enumerate(
+                zip(self._pins, self._arrays, ranges, strict=True)
+            ):
+                name = label(kind, array.shape, array.dtype)
+                cls = MappedArray if self._mapped else PinnedArray
+                handle: PinnedArray[Owned, Any] = cls._adopt(
+                    self._backend, array, f"{name} ({how} in place at {where(self._site)})"
                 )
+                if self._mapped:
+                    handle._device_buf = devices[i]  # type: ignore[attr-defined]
                 handle._scope = pin
                 pin.current = handle
                 _pinned_ranges[id(pin)] = (start, end, self._site)
@@ -135,14 +152,26 @@ class PinnedScope(Unique, Generic[_E]):
                     for n in pin.inflight
                     if n not in pin.dropped or not self._backend.query(pin.inflight[n][0])
                 ]
-                if not mine:
-                    pin.pin = None  # unpins now: no copy uses the memory
-                    continue
                 for n in mine:
                     event, desc = pin.inflight[n]
                     keep_alive(self._backend, event, (array, pin.pin))
                     unfinished.append((event, desc))
                     names.append(desc + (" (dropped without wait())" if n in pin.dropped else ""))
+                # Mappings of memory mapped in place: kernels may still use it.
+                live = [m for m in (ref() for ref in pin.mappings.values()) if m is not None]
+                busy = [e for e in pin.dropped_fences if not self._backend.query(e)]
+                for m in live:
+                    for event in m._fences():
+                        keep_alive(self._backend, event, (array, pin.pin))
+                    unfinished.append((None, f"the mapping made at {where(m._move.site)}"))
+                    names.append(f"the mapping made at {where(m._move.site)} (not waited)")
+                for event in busy:
+                    keep_alive(self._backend, event, (array, pin.pin))
+                if busy:
+                    unfinished.append((None, "a dropped mapping"))
+                    names.append("a mapping dropped without wait(), its kernels still running")
+                if not (mine or live or busy):
+                    pin.pin = None  # unpins now: no copy or kernel uses the memory
         if not unfinished:
             return
         message = (
@@ -192,3 +221,20 @@ def pinned(*arrays: NDArray[Any]) -> PinnedScope[Any]:
     checkers (the known hole of aliases). One block at a time may pin a given memory.
     """
     return PinnedScope._create(arrays, caller_site())
+
+
+@overload
+def mapped(array: NDArray[DT], /) -> PinnedScope[MappedArray[Owned, DT]]: ...
+@overload
+def mapped(
+    first: NDArray[Any], second: NDArray[Any], /, *more: NDArray[Any]
+) -> PinnedScope[tuple[MappedArray[Owned, Any], ...]]: ...
+def mapped(*arrays: NDArray[Any]) -> PinnedScope[Any]:
+    """``with nx.mapped(a) as m:`` page-locks numpy array ``a`` in place and maps it into
+    the device's address space (numba's ``cuda.mapped``, no copy): ``m`` is an owned
+    ``MappedArray``; hand it to kernels with ``mapping = stream.map(m)`` and take it back
+    with ``m = mapping.wait()`` inside the block. Ending the block while a mapping (or a
+    transfer) is unfinished raises :class:`UnfinishedTransferError` and keeps the memory
+    pinned and mapped until the work is done. Several arrays give a tuple of handles.
+    """
+    return PinnedScope._create(arrays, caller_site(), mapped=True)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Generic, TypeVar, final, overload
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ._backend import Backend, get_backend
 from ._checks import check_device, check_host, check_match, check_same_backend
@@ -27,6 +28,7 @@ from ._ownership import (
     Unique,
     caller_site,
 )
+from ._staging import staging_area
 from ._transfer import Transfer
 from ._util import describe_transfer
 
@@ -119,6 +121,58 @@ class Stream(Unique, Generic[Cap]):
 
             event = self._enqueue(((to._order, True),), work)
             return self._hand_over("upload", src, event, site)
+
+    def upload_staged(self, src: NDArray[DT], *, to: DeviceArray[Owned, DT]) -> Transfer[None]:
+        """Upload ordinary (pageable) numpy data through a staging buffer: ONE EXTRA HOST
+        COPY (``src`` into pinned memory numbaxfer owns), then an asynchronous copy.
+
+        For small constant inputs (``cuda.to_device(a)`` in numba). ``src`` is copied
+        before this returns and never touched again: reuse it at once; nothing moves.
+        The staging buffer is reused once the copy has finished. The returned transfer
+        moves nothing; completing it is optional (like ``copy()``). For large or
+        repeated uploads use pinned memory and ``upload()``, which copies nothing on the
+        host.
+        """
+        site = caller_site()
+        with STATE_LOCK:
+            self._check_open("upload_staged()", site)
+            if isinstance(src, PinnedArray):
+                raise TypeError(
+                    f"upload_staged() at {where(site)}: {src.label} is already pinned: use "
+                    "upload(src, to=dev), which has no extra host copy."
+                )
+            if not isinstance(src, np.ndarray):
+                raise TypeError(f"upload_staged() takes a numpy array, not {type(src).__name__}")
+            check_device(to, "upload_staged", "to", self._backend)
+            if src.shape != to.shape or src.dtype != to.dtype:
+                raise ValueError(
+                    f"upload_staged(): shape or dtype mismatch: src is {src.dtype}"
+                    f"{list(src.shape)} but {to.label} is {to.dtype}{list(to.shape)}."
+                )
+            to._flag.check_writable("upload_staged() into", site)
+            area = staging_area(self._backend)
+            raw_buf = area.take(src.nbytes)
+            staged = raw_buf[: src.nbytes].view(src.dtype).reshape(src.shape)
+            np.copyto(staged, src)  # the one host copy
+            backend, raw, dst = self._backend, self._core.raw, to._buf
+            mem = backend.host_memory(staged)
+
+            def work() -> Any:
+                backend.copy_htod(raw, dst, mem)
+                return backend.record(raw)
+
+            try:
+                event = self._enqueue(((to._order, True),), work)
+            except BaseException:
+                area.give_back(raw_buf)  # the stream was settled: nothing reads it
+                raise
+            try:
+                area.busy(backend.record(raw), raw_buf)
+            except BaseException:
+                self._core.settle()  # the copy has run: the buffer is free again
+                area.give_back(raw_buf)
+                raise
+            return Transfer._start(self._core, "staged upload", None, event, None, to.label)
 
     @overload
     def download(

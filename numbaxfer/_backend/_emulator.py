@@ -199,6 +199,12 @@ class EmulatorBackend:
     def pin(self, array: NDArray[Any]) -> Any:
         return object()  # nothing to page-lock: host memory is ordinary memory here
 
+    def map_in_place(self, array: NDArray[Any]) -> tuple[Any, Any]:
+        """The array itself, seen by kernels: they touch host memory when they run."""
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        return object(), FakeCUDAArray(array)  # type: ignore[no-untyped-call]
+
     def array_interface(self, device_buffer: Any) -> dict[str, Any]:
         raise TypeError(
             "__cuda_array_interface__ needs a real GPU: the emulator (numba's simulator "

@@ -75,6 +75,21 @@ class NumbaBackend:
             array, driver.host_pointer(array), driver.host_memory_size(array), mapped=False
         )
 
+    def map_in_place(self, array: NDArray[Any]) -> tuple[Any, Any]:
+        """Pin and map ``array`` in place (numba's ``cuda.mapped``), without its
+        context manager: the pin lives as long as the returned object."""
+        if self.simulated:
+            from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+            return object(), FakeCUDAArray(array)  # type: ignore[no-untyped-call]
+        from numba.cuda.cudadrv import devicearray, driver
+
+        pm = cuda.current_context().mempin(
+            array, driver.host_pointer(array), driver.host_memory_size(array), mapped=True
+        )
+        device = devicearray.from_array_like(array, gpu_data=pm)  # type: ignore[arg-type]
+        return pm, self._device_token(device)
+
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
 

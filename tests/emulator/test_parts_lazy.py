@@ -86,3 +86,46 @@ def test_chained_download_runs_after_the_upload_on_the_lazy_emulator() -> None:
     np.testing.assert_array_equal(host.read(), 4.0)
     s.close()
     t.close()
+
+
+def test_staged_upload_copies_the_pageable_data_at_once() -> None:
+    """The lazy emulator runs the DMA late: a staged upload still gets the values the
+    array had at the call, because they were copied into the staging buffer then."""
+    s = nx.stream()
+    dev = nx.device_array(N, F32)
+    a = np.full(N, 7.0, F32)
+    t = s.upload_staged(a, to=dev)
+    a[:] = -1.0  # reusing the pageable array at once is fine
+    b = np.full(N, 8.0, F32)
+    s.upload_staged(b, to=nx.device_array(N, F32))  # completing it is optional
+    t.wait()
+    out = s.download(dev, into=nx.pinned_array(N, F32)).wait()
+    np.testing.assert_array_equal(out.read(), 7.0)
+    with pytest.raises(TypeError, match="already pinned"):
+        s.upload_staged(nx.pinned_array(N, F32), to=dev)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mismatch"):
+        s.upload_staged(np.zeros(N + 1, F32), to=dev)
+    s.synchronize()
+    s.close()
+
+
+def test_mapped_in_place_block_refuses_to_end_under_a_kernel() -> None:
+    """nx.mapped(a): the kernels use `a`'s own memory; ending the block before the
+    mapping's wait() raises, and the queued kernel still runs on memory kept alive."""
+    from tests.kernels import add_one as kernel
+
+    a = np.zeros(N, F32)
+    s = nx.stream()
+    with nx.mapped(a) as m:
+        mapping = s.map(m)
+        s.launch(kernel, 1, N, mapping.device)
+        m = mapping.wait()
+        np.testing.assert_array_equal(m.read(), 1.0)
+    np.testing.assert_array_equal(a, 1.0)  # in place, no copy
+    with pytest.raises(nx.UnfinishedTransferError, match="mapping"), nx.mapped(a) as m:
+        mapping = s.map(m)
+        s.launch(kernel, 1, N, mapping.device)
+    assert a[0] == 1.0  # the lazy emulator has not run the kernel: the block did not wait
+    mapping.wait()
+    assert a[0] == 2.0
+    s.close()

@@ -18,7 +18,7 @@ LAYERS: list[set[str]] = [
     {"_errors"},
     {"_ownership", "_util"},
     {"_backend", "_backend._numba", "_backend._emulator"},
-    {"_lifetime"},
+    {"_lifetime", "_staging"},
     {"_order"},
     {"_host"},
     {"_device"},
