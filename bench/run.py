@@ -311,6 +311,16 @@ def print_table(rows: list[Row], skipped: list[str]) -> None:
                 f"[bandwidth] {row['name']:<48} {row['safe_gbs']:8.1f} GB/s numba "
                 f"{row['numba_gbs']:.1f} GB/s ({row['ratio'] * 100:.1f}%)"
             )
+        elif g == "parts":
+            print(
+                f"[parts]     {row['name']:<48} {row['gbs']:8.1f} GB/s "
+                f"({row['vs_whole']:.3f}x the whole-array transfer's speed)"
+            )
+        elif g == "staged":
+            print(
+                f"[staged]    {row['name']:<48} {row['us']:8.2f} us   "
+                f"{row['vs_numba']:.3f}x numba to_device"
+            )
         elif g == "pipeline":
             print(f"[pipeline]  {row['name']:<48} {row['ms']:8.2f} ms   {row.get('note', '')}")
     for name in skipped:
@@ -321,13 +331,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats (smoke test)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "out" / "bench.json"))
-    parser.add_argument("--only", choices=["tracking"], help="run one GPU group only")
+    parser.add_argument("--only", choices=["tracking", "parts"], help="run one GPU group only")
     args = parser.parse_args()
 
     rows = bench_borrow_checks(args.quick)
     skipped: list[str] = []
     if ON_GPU and args.only == "tracking":
         rows += bench_tracking(args.quick)
+    elif ON_GPU and args.only == "parts":
+        from bench.parts import bench_parts
+
+        rows += bench_parts(args.quick)
     elif ON_GPU:
         rows += bench_enqueue(args.quick)
         rows += bench_tracking(args.quick)
@@ -338,12 +352,16 @@ def main() -> int:
             rows += bench_pipeline(args.quick)
         except ImportError:
             skipped.append("pipeline (bench/pipeline.py missing)")
+        from bench.parts import bench_parts
+
+        rows += bench_parts(args.quick)
     else:
         skipped += [
             "GPU enqueue cost (no CUDA GPU here)",
             "GPU cross-stream tracking cost (no CUDA GPU here)",
             "GPU bandwidth (no CUDA GPU here)",
             "GPU pipeline (no CUDA GPU here)",
+            "GPU parts and staged uploads (no CUDA GPU here)",
         ]
     meta = {
         "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
