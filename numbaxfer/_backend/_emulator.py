@@ -246,7 +246,9 @@ class EmulatorBackend:
     ) -> None:
         frozen = tuple(args)
         name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
-        self._enqueue(stream, f"launch {name}", lambda: run_kernel(kernel, griddim, blockdim, frozen))
+        self._enqueue(
+            stream, f"launch {name}", lambda: run_kernel(kernel, griddim, blockdim, frozen)
+        )
 
     # -- events --------------------------------------------------------------
     def record(self, stream: Any) -> Any:

@@ -50,7 +50,7 @@ def is_kernel(obj: object) -> bool:
     return type(obj).__name__ in _DISPATCHERS and callable(getattr(obj, "py_func", None))
 
 
-def _py_func(kernel: Any) -> Callable[..., Any]:
+def _py_func(kernel: Any) -> types.FunctionType:
     fn = getattr(kernel, "py_func", None)
     if isinstance(fn, types.FunctionType):
         return fn
