@@ -15,15 +15,12 @@ the moved handle raises :class:`UseAfterTransferError` at run time, and mypy wit
         a[:] = 1.0
     up = s.upload(host, to=dev)   # host moves into the transfer
     host = up.wait()              # and comes back when the copy is done
+
+Backends: ``NUMBAXFER_BACKEND=emulator`` (or ``nx.use_backend("emulator")``) runs all
+of this on the lazy CPU emulator, whatever was imported first.
 """
 
-import os as _os
-import sys as _sys
-
-if _os.environ.get("NUMBAXFER_BACKEND") == "emulator" and "numba.cuda" not in _sys.modules:
-    # The emulator runs kernels on numba's simulator, chosen when numba.cuda is imported.
-    _os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
-
+from ._backend import BackendSwitch, current_backend, use_backend
 from ._device import DeviceArray, device_array
 from ._errors import (
     BorrowError,
@@ -47,6 +44,7 @@ from ._transfer import Transfer
 __version__ = "0.1.0"
 
 __all__ = [
+    "BackendSwitch",
     "BorrowError",
     "Consumed",
     "CrossStreamError",
@@ -68,6 +66,7 @@ __all__ = [
     "Transfer",
     "UnfinishedTransferError",
     "UseAfterTransferError",
+    "current_backend",
     "device_array",
     "join",
     "kernel",
@@ -78,4 +77,5 @@ __all__ = [
     "pinned_copy",
     "split",
     "stream",
+    "use_backend",
 ]

@@ -11,19 +11,36 @@ handles check and transition their borrow flags first, then call the backend.
   (cuda.bindings); ``NUMBAXFER_FASTPATH=0`` keeps them on numba's own methods;
 * ``emulator``: numba's simulator made lazy; copies and kernels run only when
   something forces them, so a host access that races a copy gives the wrong answer
-  on a CPU, every time.
+  on a CPU, every time. It works whatever mode numba.cuda was imported in (it runs
+  kernels from their Python source on the simulator's machinery), so the variable
+  alone is enough, whatever the program imported first.
+
+In code: :func:`use_backend` (a switch, and a context manager that switches back) and
+:func:`current_backend`. Handles keep the backend they were made with.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, Protocol
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Protocol, final
 
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["Backend", "get_backend", "gpu_present", "set_backend"]
+if TYPE_CHECKING:
+    from ._emulator import Schedule
+
+__all__ = [
+    "Backend",
+    "BackendSwitch",
+    "current_backend",
+    "get_backend",
+    "gpu_present",
+    "set_backend",
+    "use_backend",
+]
 
 BACKEND_NAMES = ("numba", "emulator")
 
@@ -156,11 +173,98 @@ def get_backend() -> Backend:
     return _current
 
 
+def current_backend() -> Backend:
+    """The backend that new streams and arrays are made on (``NUMBAXFER_BACKEND`` until
+    :func:`use_backend` switches it). Its ``describe()`` says what it is."""
+    return get_backend()
+
+
 def set_backend(name: str) -> Backend:
-    """Switch backend (tests, demos). Handles keep the backend they were made with."""
+    """Switch backend by name, ``numba`` or ``emulator`` (the emulator's schedule from
+    ``NUMBAXFER_EMULATOR_SCHEDULE``). Prefer :func:`use_backend`."""
+    return use_backend(name).backend
+
+
+@final
+class BackendSwitch:
+    """What :func:`use_backend` returns: the switch has already happened.
+
+    ``backend`` is the backend now current. As a context manager it gives that backend
+    and switches back to the previous one at exit (also on an exception); outside a
+    ``with``, :meth:`restore` does the same.
+    """
+
+    __slots__ = ("_previous", "backend")
+
+    def __init__(self, backend: Backend, previous: Backend | None) -> None:
+        self.backend = backend
+        self._previous = previous
+
+    def restore(self) -> None:
+        """Make the backend that was current before the switch current again."""
+        global _current
+        _current = self._previous
+
+    def __enter__(self) -> Backend:
+        return self.backend
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.restore()
+
+    def __repr__(self) -> str:
+        return f"<numbaxfer backend switch to {self.backend.describe()}>"
+
+
+def use_backend(
+    backend: str | Backend,
+    *,
+    schedule: str | Schedule | None = None,
+    trace: bool = False,
+) -> BackendSwitch:
+    """Make ``backend`` current for the streams and arrays created from now on.
+
+    ``backend``: ``"numba"`` (the GPU, or numba's simulator under
+    ``NUMBA_ENABLE_CUDASIM=1``), ``"emulator"`` (the lazy CPU emulator; it works
+    whatever mode numba.cuda was imported in), or a backend object to install as it is.
+    ``schedule`` (emulator only): ``"lazy"``, ``"eager"``, ``"random"`` or
+    ``"random:SEED"``; None reads ``NUMBAXFER_EMULATOR_SCHEDULE`` (default lazy).
+    ``trace=True`` (emulator only) records every operation run in ``backend.trace``.
+
+    The switch is process-wide and happens at the call; used as a context manager
+    (``with nx.use_backend("emulator", schedule="random:7") as emu:``) it switches back
+    at the end of the block. Handles keep the backend they were made with: an array
+    created before the switch stays on its backend, and mixing handles of two backends
+    in one call is refused.
+    """
     global _current
-    _current = _make(name)
-    return _current
+    previous = _current
+    if isinstance(backend, str):
+        name = backend
+        if name != "emulator" and (schedule is not None or trace):
+            raise ValueError(
+                f"use_backend({name!r}): schedule= and trace= are options of the emulator "
+                "backend only."
+            )
+        if name == "emulator":
+            from ._emulator import EmulatorBackend
+
+            made: Backend = EmulatorBackend(schedule, trace=trace)
+        else:
+            made = _make(name)
+    else:
+        if schedule is not None or trace:
+            raise ValueError(
+                "use_backend(<backend object>): schedule= and trace= apply when the "
+                "emulator is named, use_backend('emulator', schedule=...)."
+            )
+        made = backend
+    _current = made
+    return BackendSwitch(made, previous)
 
 
 def _make(name: str) -> Backend:

@@ -7,6 +7,10 @@ host-to-device copy reads host memory when it executes, not when it is enqueued;
 device-to-host copy writes its destination when it executes. So a host access that
 races a copy sees exactly what it could see on a GPU, deterministically.
 
+Kernels run from their Python source on numba's simulator machinery
+(``_simkernel``), whichever mode ``numba.cuda`` was imported in: the emulator needs no
+``NUMBA_ENABLE_CUDASIM``, and works beside a GPU-mode numba.
+
 What it models: stream order; events (record, query, synchronize, stream-wait) with
 CUDA's capture semantics (an event covers the work enqueued on its stream before the
 record); the time at which a copy touches host memory; the interleaving of streams.
@@ -40,6 +44,8 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import NDArray
 
+from ._simkernel import run_kernel, simulator
+
 __all__ = ["EmulatorBackend", "RawEmulatedCuda", "Schedule"]
 
 #: Environment variable that picks the schedule of ``EmulatorBackend()``.
@@ -50,24 +56,6 @@ _RANDOM_NOT_YET: Final = 3
 #: A random schedule's eagerness (the chance to run one more operation at a call) is
 #: drawn from these, once per backend: some runs are nearly lazy, some nearly eager.
 _EAGERNESS: Final = (0.1, 0.3, 0.5, 0.7, 0.9)
-
-
-def _require_simulator() -> Any:
-    """Import numba.cuda in simulator mode (the emulator runs kernels on it)."""
-    import sys
-
-    if "numba.cuda" not in sys.modules:
-        os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
-    from numba import cuda
-    from numba.cuda.core import config
-
-    if not config.ENABLE_CUDASIM:
-        raise RuntimeError(
-            "NUMBAXFER_BACKEND=emulator needs numba's CUDA simulator, but numba.cuda was "
-            "already imported for a GPU. Set NUMBA_ENABLE_CUDASIM=1 before importing numba, "
-            "or select the emulator before numba.cuda is first imported."
-        )
-    return cuda
 
 
 @dataclass(frozen=True)
@@ -150,7 +138,7 @@ class EmulatorBackend:
     simulated = True
 
     def __init__(self, schedule: Schedule | str | None = None, *, trace: bool = False) -> None:
-        self._cuda = _require_simulator()
+        self._cuda = simulator()  # its device arrays; numba.cuda may be in GPU mode
         if schedule is None:
             schedule = os.environ.get(SCHEDULE_ENV, "") or "lazy"
         self.schedule = schedule if isinstance(schedule, Schedule) else Schedule.parse(schedule)
@@ -267,7 +255,9 @@ class EmulatorBackend:
     ) -> None:
         frozen = tuple(args)
         name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
-        self._enqueue(stream, f"launch {name}", lambda: kernel[griddim, blockdim](*frozen))
+        self._enqueue(
+            stream, f"launch {name}", lambda: run_kernel(kernel, griddim, blockdim, frozen)
+        )
 
     # -- events --------------------------------------------------------------
     def record(self, stream: Any) -> Any:
@@ -524,6 +514,6 @@ class _RawKernel:
                 self.backend.launch(stream.raw, self.dispatcher, griddim, blockdim, raw)
             else:
                 self.backend.sync_all()
-                self.dispatcher[griddim, blockdim](*raw)
+                run_kernel(self.dispatcher, griddim, blockdim, raw)
 
         return launch

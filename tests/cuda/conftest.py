@@ -4,13 +4,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from numbaxfer import _backend
+import numbaxfer as nx
 
 
 @pytest.fixture(autouse=True)
 def numba_backend() -> Iterator[None]:
     """Every test here runs on the numba backend: the GPU or numba's simulator."""
-    previous = _backend._current
-    _backend.set_backend("numba")
-    yield
-    _backend._current = previous
+    with nx.use_backend("numba"):
+        yield

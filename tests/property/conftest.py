@@ -1,4 +1,5 @@
-"""Property tests run programs on the emulator, whose kernels run on numba's simulator."""
+"""Property tests run programs on the emulator. It runs in any process, but in a GPU
+process these tests skip: `make test` runs them once, in its second, simulator pass."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if os.environ.get("NUMBA_ENABLE_CUDASIM") == "1":
         return
     skip = pytest.mark.skip(
-        reason="the emulator runs kernels on numba's simulator and this process uses the "
-        "GPU; `make test` runs these tests in a second, simulator pass"
+        reason="this process uses the GPU; `make test` runs the emulator's property tests "
+        "once, in its second, simulator pass"
     )
     here = os.path.dirname(__file__)
     for item in items:

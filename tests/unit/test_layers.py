@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "numbaxfer"
 LAYERS: list[set[str]] = [
     {"_errors"},
     {"_ownership", "_util"},
-    {"_backend", "_backend._numba", "_backend._emulator"},
+    {"_backend", "_backend._numba", "_backend._emulator", "_backend._simkernel"},
     {"_lifetime", "_staging"},
     {"_order"},
     {"_host"},
@@ -29,6 +29,7 @@ LAYERS: list[set[str]] = [
     {"_stream"},
     {"_pool", "_pipeline"},
     {"__init__"},
+    {"testing"},
 ]
 
 
