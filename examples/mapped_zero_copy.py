@@ -26,8 +26,10 @@ any device array's), and ``m = mapping.wait()`` waits for exactly the work that 
 it (an event on each stream that did, nothing else) before giving the host array back.
 Until then ``m.read()`` raises ``nx.UseAfterTransferError``. For progress counters a
 running kernel updates, ``mapping.racy_peek()`` reads the live memory on purpose (and
-says so). numbaxfer has no in-place ``cuda.mapped(arr)`` scope: allocate with
-``nx.mapped_array`` (see examples/README.md).
+says so). ``with nx.mapped(arr) as m:`` maps an existing numpy array in place (numba's
+``cuda.mapped``, no copy): ``m`` is used the same way, and ending the block while a
+mapping of it is not waited raises ``nx.UnfinishedTransferError`` (the memory stays
+mapped until the kernels are done).
 
     python examples/mapped_zero_copy.py
 """
@@ -64,6 +66,15 @@ def grid_for(n: int) -> tuple[int, int]:
     return max(1, min(1024, n // 256)), 64
 
 
+def in_place(arr: NDArray[np.float32], s: nx.Stream[nx.Lent]) -> None:
+    """numba's ``with cuda.mapped(arr) as d:``: kernels update ``arr`` in place."""
+    blocks, threads = grid_for(arr.size)
+    with nx.mapped(arr) as m:  # pinned and mapped for the block, no copy
+        mapping = s.map(m)
+        affine[blocks, threads, s](mapping.device, mapping.device)
+        m = mapping.wait()  # before the block ends: it refuses to end under the kernel
+
+
 def main(n: int = 256) -> NDArray[np.float32]:
     a, b = nx.stream(), nx.stream()
     inp = nx.mapped_array(n, np.float32)
@@ -84,6 +95,12 @@ def main(n: int = 256) -> NDArray[np.float32]:
     b.close()
     expected = 2.0 * inp.read() + 2.0
     assert np.array_equal(result, expected), "mapped zero-copy: wrong result"
+
+    arr = np.arange(n, dtype=np.float32)
+    s = nx.stream()
+    in_place(arr, s)
+    s.close()
+    assert np.array_equal(arr, 2.0 * np.arange(n, dtype=np.float32) + 1.0), "nx.mapped: wrong"
     return result
 
 

@@ -30,6 +30,11 @@ the cost explicitly.
   is then truly asynchronous and the pinned buffer can be reused (allocate once).
 * Fix 2, ``with nx.pinned(a) as h:``: page-lock ``a`` in place for a block (no copy;
   pinning costs a system call per block) and use ``h`` inside it.
+* For small constant uploads (``cuda.to_device(a, stream=s)`` of coefficients, a
+  lookup table): ``s.upload_staged(a, to=dev)`` copies ``a`` into a pooled staging
+  buffer before it returns (one host copy, named as such), then uploads
+  asynchronously; ``a`` may be reused at once. Downloads have no staged form: their
+  destination is pinned memory.
 
     python examples/pageable.py
 """
@@ -112,6 +117,18 @@ def fix_with_pinned_scope(
         h = s.download(dev, into=h).wait()
 
 
+def small_upload_staged(
+    a: NDArray[np.float32], dev: nx.DeviceArray[nx.Owned, np.float32], s: nx.Stream[nx.Lent]
+) -> NDArray[np.float32]:
+    """Small constant data: staged upload (one host copy), download into pinned memory."""
+    s.upload_staged(a, to=dev)  # a is copied now: it may be reused at once
+    blocks, threads = grid_for(a.size)
+    s.launch(affine, blocks, threads, dev)
+    out = s.download(dev, into=nx.pinned_array(a.shape, a.dtype)).wait()
+    result: NDArray[np.float32] = out.read().copy()
+    return result
+
+
 def main(n: int = 256) -> list[str]:
     s = nx.stream()
     dev = nx.device_array(n, np.float32)
@@ -123,6 +140,7 @@ def main(n: int = 256) -> list[str]:
     assert np.array_equal(a, np.arange(n, dtype=np.float32)), "a refused copy touched `a`"
 
     assert np.array_equal(fix_with_pinned_copy(a, dev, s), expected), "pinned_copy: wrong"
+    assert np.array_equal(small_upload_staged(a, dev, s), expected), "upload_staged: wrong"
     fix_with_pinned_scope(a, dev, s)
     assert np.array_equal(a, expected), "nx.pinned: wrong"
     s.close()
@@ -133,5 +151,5 @@ if __name__ == "__main__":
     result = main()
     print(
         f"pageable: right; {len(result)} async copies of pageable memory refused "
-        "(nx.PageableMemoryError), then pinned_copy and nx.pinned right"
+        "(nx.PageableMemoryError), then pinned_copy, nx.pinned and upload_staged right"
     )

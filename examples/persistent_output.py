@@ -2,6 +2,7 @@
 
 The raw numba idiom::
 
+    state = cuda.to_device(initial, stream=s)   # pageable: the driver stages it
     out = cuda.pinned_array(n, np.float32)      # allocated once: pinning is slow
     for step in range(steps):
         advance[grid, block, s](state)
@@ -17,8 +18,10 @@ numbaxfer: the download MOVES ``out`` into the transfer, so ``out.read()`` befor
 ``out = down.wait()`` raises ``nx.UseAfterTransferError`` (and mypy with the plugin
 reports ``[use-after-transfer]``). ``wait()`` blocks on that download's own event,
 not the stream: the next step's kernel, enqueued before the wait, keeps running while
-the CPU reads this step's values. The same pinned memory comes back every step; there
-is no allocation and no copy.
+the CPU reads this step's values. The same pinned memory comes back every step, with
+no allocation and no copy. The initial state, a small pageable array, goes up with
+``s.upload_staged(initial, to=state)``: one explicit host copy into a staging buffer,
+and ``initial`` may be reused at once.
 
     python examples/persistent_output.py
 """
@@ -50,8 +53,8 @@ def main(n: int = 256, steps: int = 4) -> list[float]:
     s = nx.stream()
     state = nx.device_array(n, np.float32)
     initial = np.arange(n, dtype=np.float32)
-    # The staging buffer of the initial upload becomes the persistent output.
-    out = s.upload(nx.pinned_copy(initial), to=state).wait()
+    s.upload_staged(initial, to=state)  # pageable, small: one host copy, no wait needed
+    out = nx.pinned_array(n, np.float32)  # the persistent output, allocated once
     blocks, threads = grid_for(n)
 
     totals: list[float] = []

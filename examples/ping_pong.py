@@ -19,12 +19,13 @@ The hazards: refilling a staging buffer while the upload issued two chunks ago m
 still read it (the device gets a mix of two chunks), and reading a download's
 destination before it has landed. Both are silent.
 
-numbaxfer: each half of the double buffer is a :class:`Slot` holding its stream, its
-pinned buffers and the transfers in flight. A transfer owns the buffer it copies, so
-the only way to refill or read a slot's buffers is to take them back first
-(``slot.finish()``, which waits on those two transfers' events, never on the other
-slot's stream). While the CPU refills one slot, the other slot's upload, kernel and
-download keep running.
+numbaxfer: each half of the double buffer is a :class:`Slot` holding its stream, one
+pinned buffer (the input, then the output: the download chains onto the upload with
+``s.download(d_out, into=up)``, taking the buffer over with no host wait) and the
+transfer in flight. A transfer owns the buffer it copies, so the only way to refill or
+read a slot's buffer is to take it back first (``slot.finish()``, which waits on that
+transfer's own event, never on the other slot's stream). While the CPU refills one
+slot, the other slot's upload, kernel and download keep running.
 
     python examples/ping_pong.py
 """
@@ -56,39 +57,34 @@ def grid_for(n: int) -> tuple[int, int]:
 
 
 class Slot:
-    """One half of the double buffer: a stream, pinned input and output, device
-    buffers, and the two transfers in flight (None when the buffers are home)."""
+    """One half of the double buffer: a stream, one pinned buffer, device buffers, and
+    the transfer in flight (None when the buffer is home)."""
 
     def __init__(self, chunk: int) -> None:
         self.stream = nx.stream()
-        self.host_in: Host = nx.pinned_array(chunk, np.float32)
-        self.host_out: Host = nx.pinned_array(chunk, np.float32)
+        self.host: Host = nx.pinned_array(chunk, np.float32)
         self.dev_in = nx.device_array(chunk, np.float32)
         self.dev_out = nx.device_array(chunk, np.float32)
-        self.upload: nx.Transfer[Host] | None = None
-        self.download: nx.Transfer[Host] | None = None
-        self.index = -1  # which chunk the slot's buffers hold
+        self.inflight: nx.Transfer[Host] | None = None
+        self.index = -1  # which chunk the slot's buffer holds
 
     def start(self, piece: NDArray[np.float32], index: int) -> None:
-        """Fill the input buffer and enqueue upload, kernel and download."""
-        with self.host_in.write() as a:  # refused while an upload owns host_in
+        """Fill the buffer and enqueue upload, kernel and download."""
+        with self.host.write() as a:  # refused while a transfer owns the buffer
             a[:] = piece
-        self.upload = self.stream.upload(self.host_in, to=self.dev_in)
+        up = self.stream.upload(self.host, to=self.dev_in)
         blocks, threads = grid_for(piece.size)
         self.stream.launch(affine, blocks, threads, self.dev_in, self.dev_out)
-        self.download = self.stream.download(self.dev_out, into=self.host_out)
+        self.inflight = self.stream.download(self.dev_out, into=up)  # same buffer, back
         self.index = index
 
     def finish(self, result: NDArray[np.float32]) -> None:
-        """Take both buffers back (this slot's events only); store the output."""
-        if self.upload is not None:
-            self.host_in = self.upload.wait()
-            self.upload = None
-        if self.download is not None:
-            self.host_out = self.download.wait()
-            self.download = None
-            chunk = self.host_out.size
-            result[self.index * chunk : (self.index + 1) * chunk] = self.host_out.read()
+        """Take the buffer back (this slot's event only); store the output."""
+        if self.inflight is not None:
+            self.host = self.inflight.wait()
+            self.inflight = None
+            chunk = self.host.size
+            result[self.index * chunk : (self.index + 1) * chunk] = self.host.read()
 
     def close(self) -> None:
         self.stream.close()

@@ -27,20 +27,20 @@ The hazard: the pool hands out a buffer, or the watcher reads one, before the co
 uses it has finished. Each buffer's event must be recorded after its own copy and
 waited on before every reuse; an off-by-one in that bookkeeping is silent.
 
-numbaxfer: ``nx.PinnedPool`` does the event bookkeeping with ownership. ``take()``
-hands out only a buffer no copy uses (waiting, if it must, on the oldest recycled
-transfer's own event); ``recycle(transfer)`` puts a buffer back *with* its transfer,
-so it is reused only once the copy has finished; ``give(buf)`` puts back a buffer that
-is home. Here the main thread uploads from pooled staging buffers (recycled as soon as
-the upload is enqueued) and downloads into pooled output buffers; the transfers go to a
-watcher thread that waits each one (its own event), consumes the result and gives the
-buffer back. The pool is thread-safe; a buffer moved into a transfer or back into the
-pool cannot be touched by the thread that let it go.
+numbaxfer: ``nx.PinnedPool`` does the event bookkeeping with ownership. ``take()`` hands
+out only a buffer no copy uses (waiting, if it must, on the oldest recycled transfer's
+own event, or until another thread gives one back); ``recycle(transfer)`` puts a buffer
+back *with* its transfer, so it is reused only once the copy has finished; ``give(buf)``
+puts back a buffer that is home. Here the main thread uploads from pooled staging
+buffers (recycled as soon as the upload is enqueued) and downloads into pooled output
+buffers; the transfers go to a watcher thread that waits each one (its own event),
+consumes the result and gives the buffer back. The pool is thread-safe; a buffer moved
+into a transfer or back into the pool cannot be touched by the thread that let it go.
 
-(``PinnedPool.take()`` raises, rather than waits, when every buffer is out with
-another thread, so the example bounds the buffers in flight with a semaphore; and the
-pool has no ``drain()``, so ``drain`` below takes every buffer back before the end.
-examples/README.md lists both as gaps.)
+With every output buffer out with the watcher, ``outputs.take()`` blocks until the
+watcher gives one back, so the pool itself bounds the downloads in flight
+(``try_take()`` returns None instead; ``grow(n)`` adds buffers). ``staging.drain()``
+completes the recycled uploads before the end.
 
     python examples/pool_watcher.py
 """
@@ -73,17 +73,6 @@ def grid_for(n: int) -> tuple[int, int]:
     return max(1, min(1024, n // 256)), 64
 
 
-def drain(pool: nx.PinnedPool[np.float32]) -> None:
-    """Complete every transfer recycled into ``pool`` (take all buffers, give them back)."""
-    taken: list[Host] = []
-    for _ in range(pool.count):
-        buf = pool.take()
-        assert buf is not None
-        taken.append(buf)
-    for buf in taken:
-        pool.give(buf)
-
-
 def main(steps: int = 6, n: int = 128, buffers: int = 2) -> list[float]:
     s = nx.stream()
     dev_in = nx.device_array(n, np.float32)
@@ -91,7 +80,6 @@ def main(steps: int = 6, n: int = 128, buffers: int = 2) -> list[float]:
     blocks, threads = grid_for(n)
     staging: nx.PinnedPool[np.float32] = nx.PinnedPool(buffers, n, np.float32)
     outputs: nx.PinnedPool[np.float32] = nx.PinnedPool(buffers, n, np.float32)
-    out_slots = threading.Semaphore(buffers)  # output buffers not with the watcher
     inflight: queue.Queue[tuple[int, nx.Transfer[Host]] | None] = queue.Queue()
     results: dict[int, float] = {}
 
@@ -100,27 +88,23 @@ def main(steps: int = 6, n: int = 128, buffers: int = 2) -> list[float]:
             step, down = item
             out = down.wait()  # this download's own event: the data is home
             results[step] = float(out.read().sum(dtype=np.float64))
-            outputs.give(out)  # out moves back into the pool
-            out_slots.release()
+            outputs.give(out)  # out moves back into the pool: a waiting take() gets it
 
     thread = threading.Thread(target=watcher, name="numbaxfer-pool-watcher")
     thread.start()
     try:
         for step in range(steps):
             buf = staging.take()  # never a buffer an upload still reads
-            assert buf is not None
             with buf.write() as a:
                 a[:] = float(step)
             staging.recycle(s.upload(buf, to=dev_in))  # buf returns to the pool with its copy
             s.launch(affine, blocks, threads, dev_in, dev_out)
-            out_slots.acquire()
-            out = outputs.take()
-            assert out is not None
+            out = outputs.take()  # blocks while every output buffer is with the watcher
             inflight.put((step, s.download(dev_out, into=out)))  # out moves with the copy
     finally:
         inflight.put(None)
         thread.join()
-    drain(staging)
+    staging.drain()  # complete the recycled uploads
     s.close()
 
     totals = [results[k] for k in range(steps)]

@@ -19,13 +19,15 @@ The hazard: the slices are views of one buffer, but each is in flight on its own
 stream. A second pass that touches slice ``i`` (on the CPU, or from another stream)
 before stream ``i``'s download has landed reads the old values, and nothing orders it.
 
-numbaxfer: there is no public API that splits one ``PinnedArray`` into owned slices
-(see examples/README.md), so the split is done by ``nx.Pipeline``: ``Pipeline(chunk,
-slots=N)`` owns N streams with their own device buffers and sends chunk ``i`` to
-stream ``i % N``. ``pipe.map(src, into=dst, step=...)`` MOVES both whole arrays into
-the run; no slice of them can be touched, by the CPU or by another pass, until
-``run.wait()`` has seen every chunk home. The second pass reads the first pass's
-output and writes back into the slices of the original array, on the same N streams.
+numbaxfer: ``parts = nx.split(big, N)`` MOVES ``big`` into N owned parts (views, no
+copy; ``n`` need not divide evenly: the last part is shorter), and the device arrays
+are split the same way. Each part moves into its own upload on its own stream; the
+download chains onto that upload (``s.download(d_out, into=up)`` takes the part over
+with no host wait) and gives the part back at ``wait()``, which blocks on that part's
+event only. Until then the part cannot be written, read or uploaded again, on any
+stream; the second pass sends part ``i`` on stream ``i + 1`` as soon as part ``i`` is
+home, and numbaxfer orders its device parts after stream ``i``'s work by an event wait
+on the device. ``big = nx.join(parts)`` takes every part back (each must be home).
 
     python examples/split_streams.py
 """
@@ -39,6 +41,9 @@ from numba import cuda
 from numpy.typing import NDArray
 
 import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+Dev = nx.DeviceArray[nx.Owned, np.float32]
 
 
 @cuda.jit
@@ -59,37 +64,35 @@ def grid_for(n: int) -> tuple[int, int]:
     return max(1, min(1024, n // 256)), 64
 
 
-def square_step(
-    s: nx.Stream[nx.Lent],
-    chunk_in: nx.DeviceArray[nx.Owned, np.float32],
-    chunk_out: nx.DeviceArray[nx.Owned, np.float32],
-) -> None:
-    blocks, threads = grid_for(chunk_in.size)
-    s.launch(square, blocks, threads, chunk_in, chunk_out)
+def send(
+    kernel: Any, part: nx.Consumed[Host], d_in: Dev, d_out: Dev, s: nx.Stream[nx.Lent]
+) -> nx.Transfer[Host]:
+    """Upload ``part``, run ``kernel`` on ``s``, download the result into the same part.
+    The part moves in; the returned transfer's ``wait()`` gives it back."""
+    up = s.upload(part, to=d_in)
+    blocks, threads = grid_for(d_in.size)
+    s.launch(kernel, blocks, threads, d_in, d_out)
+    return s.download(d_out, into=up)  # chained: takes the part over, no host wait
 
 
-def add_one_step(
-    s: nx.Stream[nx.Lent],
-    chunk_in: nx.DeviceArray[nx.Owned, np.float32],
-    chunk_out: nx.DeviceArray[nx.Owned, np.float32],
-) -> None:
-    blocks, threads = grid_for(chunk_in.size)
-    s.launch(add_one, blocks, threads, chunk_in, chunk_out)
-
-
-def main(n: int = 512, streams: int = 4) -> NDArray[np.float32]:
-    assert n % streams == 0, "n must split evenly across the streams"
+def main(n: int = 512, count: int = 4) -> NDArray[np.float32]:
+    streams = [nx.stream() for _ in range(count)]
     big = nx.pinned_copy(np.arange(n, dtype=np.float32))
-    scratch = nx.pinned_array(n, np.float32)
-    pipe = nx.Pipeline(n // streams, np.float32, slots=streams)  # slice i on stream i
+    dev_in, dev_out = nx.device_array(n, np.float32), nx.device_array(n, np.float32)
+    parts = nx.split(big, count)  # big moves into the split: its parts are owned
+    ins, outs = nx.split(dev_in, count), nx.split(dev_out, count)
 
-    # First pass: scratch = big ** 2, slice by slice on N streams.
-    run = pipe.map(big, into=scratch, step=square_step)  # both arrays move into the run
-    big, scratch = run.wait()  # every slice is home: both come back
-    # Second pass into the same slices of big: big = scratch + 1.
-    run = pipe.map(scratch, into=big, step=add_one_step)
-    scratch, big = run.wait()
-    pipe.close()
+    # First pass, part i on stream i: part = part ** 2.
+    first = [send(square, p, ins[i], outs[i], streams[i]) for i, p in enumerate(parts)]
+    # Second pass, part i on stream i + 1, as soon as part i is home: part = part + 1.
+    second = []
+    for i, down in enumerate(first):
+        part = down.wait()  # part i's own event; the other parts' copies run on
+        second.append(send(add_one, part, ins[i], outs[i], streams[(i + 1) % count]))
+    big = nx.join([down.wait() for down in second])  # every part home: big is whole
+    dev_in, dev_out = nx.join(ins), nx.join(outs)
+    for s in streams:
+        s.close()
 
     result: NDArray[np.float32] = big.read().copy()
     base = np.arange(n, dtype=np.float32)
@@ -99,4 +102,4 @@ def main(n: int = 512, streams: int = 4) -> NDArray[np.float32]:
 
 if __name__ == "__main__":
     result = main()
-    print(f"split_streams: right, {result.size} elements in 4 slices on 4 streams, two passes")
+    print(f"split_streams: right, {result.size} elements in 4 parts on 4 streams, two passes")

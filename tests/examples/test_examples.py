@@ -32,7 +32,9 @@ EXPECTED: dict[str, Callable[[Any], bool]] = {
     "split_streams": lambda r: np.array_equal(r, np.arange(512, dtype=np.float32) ** 2 + 1.0),
     "staging_function": lambda r: np.array_equal(r, _affine(256)),
     "staging_loop": lambda r: np.array_equal(
-        r, sum(np.arange(128, dtype=np.float32) + (i + 1) for i in range(5))
+        r,
+        sum(np.arange(128, dtype=np.float32) + (i + 1) for i in range(4))
+        + np.where(np.arange(128) < 100, np.arange(128, dtype=np.float32) + 5, 0),
     ),
     "pool_watcher": lambda r: r == [float((2 * k + 1) * 128) for k in range(6)],
     "mapped_zero_copy": lambda r: np.array_equal(r, _affine(256) + 1.0),

@@ -187,13 +187,35 @@ def test_numbaxfer_ping_pong_refuses_a_refill_before_finish(
     piece = np.ones(128, dtype=F32)
     slot.start(piece, 0)
     pending = emulator_backend.pending()
-    with pytest.raises(nx.UseAfterTransferError, match=r"cannot write\(\) .*upload#"):
-        slot.start(piece, 1)  # forgot slot.finish(): the upload still owns host_in
+    with pytest.raises(nx.UseAfterTransferError, match=r"cannot write\(\) .*download#"):
+        slot.start(piece, 1)  # forgot slot.finish(): the chained download owns the buffer
     assert emulator_backend.pending() == pending  # refused before anything was enqueued
     result = np.zeros(256, dtype=F32)
     slot.finish(result)
     assert (result[:128] == 3.0).all()
     slot.close()
+
+
+def test_numbaxfer_chained_download_takes_the_buffer_from_the_upload(
+    emulator_backend: EmulatorBackend,
+) -> None:
+    """One buffer for a slot's input and output: the download chains onto the upload
+    (no host wait between them). The upload cannot be waited any more, and the buffer
+    comes back, holding the output, from the download alone."""
+    affine = load("ping_pong").affine
+    s = nx.stream()
+    d_in, d_out = nx.device_array(128, F32), nx.device_array(128, F32)
+    up = s.upload(nx.pinned_copy(np.arange(128, dtype=F32)), to=d_in)
+    s.launch(affine, GRID, BLOCK, d_in, d_out)
+    down = s.download(d_out, into=up)
+    assert emulator_backend.pending(s._core.raw) == 3  # nothing forced: no host wait
+    with pytest.raises(nx.UseAfterTransferError):
+        up.wait()  # type: ignore[use-after-transfer]
+    with pytest.raises(nx.UseAfterTransferError, match="not pending"):
+        s.download(d_out, into=up)  # type: ignore[unfinished-transfer]
+    host = down.wait()
+    assert np.array_equal(host.read(), affine_of(128))
+    s.close()
 
 
 # -- copy and compute streams linked by events ---------------------------------------------
@@ -300,24 +322,66 @@ def test_raw_second_pass_on_another_stream_reads_old_slices(raw: RawEmulatedCuda
     assert np.array_equal(big[-128:], (base[-128:] + 1.0) ** 2)
 
 
-def test_numbaxfer_split_arrays_belong_to_the_run_until_it_is_waited(
+def test_raw_part_written_while_its_upload_is_queued_is_wrong(raw: RawEmulatedCuda) -> None:
+    """numba: slices of one pinned array uploaded on their own streams; the CPU writes
+    the end of slice 0 (the DMA reaches it last) before its copy ran."""
+    square = raw.kernel(kernel_of("split_streams", "square"))
+    n, count = 512, 4
+    big = raw.pinned_array(n, F32)
+    big[:] = np.arange(n, dtype=F32)
+    parts = np.split(big, count)
+    streams = [raw.stream() for _ in range(count)]
+    d_in = [raw.device_array(n // count, F32) for _ in range(count)]
+    d_out = [raw.device_array(n // count, F32) for _ in range(count)]
+    for part, s, di, do in zip(parts, streams, d_in, d_out, strict=True):
+        di.copy_to_device(part, stream=s)
+        square[GRID, BLOCK, s](di, do)
+    parts[0][-1] = -1.0  # "slice 0 is sent": numba lets the CPU write under its copy
+    raw.synchronize()
+    assert d_out[0].copy_to_host()[-1] == 1.0  # should be 127 ** 2: the later write went up
+
+
+def test_numbaxfer_refuses_a_part_in_flight_and_the_second_pass_too_early(
     emulator_backend: EmulatorBackend,
 ) -> None:
     split = load("split_streams")
+    s, t = nx.stream(), nx.stream()
     big = nx.pinned_copy(np.arange(512, dtype=F32))
-    scratch = nx.pinned_array(512, F32)
-    pipe = nx.Pipeline(128, F32, slots=4)
-    run = pipe.map(big, into=scratch, step=split.square_step)
-    with pytest.raises(nx.UseAfterTransferError, match=r"moved into pipeline#"):
+    ins, outs = nx.split(nx.device_array(512, F32), 4), nx.split(nx.device_array(512, F32), 4)
+    parts = nx.split(big, 4)
+    with pytest.raises(nx.UseAfterTransferError, match=r"split into parts"):
         big.read()  # type: ignore[use-after-transfer]
-    with pytest.raises(nx.UseAfterTransferError, match=r"moved into pipeline#"):
-        # second pass too early:
-        pipe.map(scratch, into=big, step=split.add_one_step)  # type: ignore[use-after-transfer]
-    big, scratch = run.wait()
-    scratch, big = pipe.map(scratch, into=big, step=split.add_one_step).wait()
-    base = np.arange(512, dtype=F32)
-    assert np.array_equal(big.read(), base * base + 1.0)
-    pipe.close()
+    p0, p1, p2, p3 = parts
+    up = s.upload(p0, to=ins[0])  # first pass of part 0, as split_streams.send does
+    s.launch(split.square, GRID, BLOCK, ins[0], outs[0])
+    down = s.download(outs[0], into=up)
+    pending = emulator_backend.pending()
+    with (
+        pytest.raises(nx.UseAfterTransferError, match=r"cannot write\(\) .*\[0:128\]"),
+        p0.write() as a,  # type: ignore[use-after-transfer]
+    ):
+        a[-1] = -1.0  # the raw program's write under the copy
+    with pytest.raises(nx.UseAfterTransferError, match=r"\[0:128\]"):
+        # second pass on another stream before part 0 is home:
+        t.upload(p0, to=ins[0])  # type: ignore[use-after-transfer, unfinished-transfer]
+    with pytest.raises(nx.UseAfterTransferError, match=r"\[0:128\]"):
+        nx.join(parts)  # part 0 is in flight (the plugin does not follow list items)
+    assert emulator_backend.pending() == pending  # every refusal came before enqueueing
+    with p1.write() as a:  # a sibling part is the caller's: writing it is fine
+        a[:] = 0.0
+    p0 = split.send(split.add_one, down.wait(), ins[0], outs[0], t).wait()
+    big = nx.join([p0, p1, p2, p3])
+    expected = np.arange(512, dtype=F32)
+    expected[:128] = expected[:128] ** 2 + 1.0
+    expected[128:256] = 0.0
+    assert np.array_equal(big.read(), expected)
+    s.close()
+    t.close()
+
+
+def test_split_streams_takes_a_ragged_last_part(emulator_backend: EmulatorBackend) -> None:
+    base = np.arange(509, dtype=F32)
+    assert np.array_equal(load("split_streams").main(509, 3), base * base + 1.0)
 
 
 # -- a temporary staging buffer inside a function ------------------------------------------
@@ -416,6 +480,46 @@ def test_numbaxfer_refuses_the_refill_before_the_wait(emulator_backend: Emulator
     s.close()
 
 
+def test_raw_short_last_piece_without_a_length_adds_the_previous_tail(
+    raw: RawEmulatedCuda,
+) -> None:
+    """The short last piece the numba way without a length argument: the kernel runs
+    over the whole staging buffer, whose tail still holds the previous piece."""
+    accumulate = raw.kernel(kernel_of("staging_loop", "accumulate"))
+    s = raw.stream()
+    staging = raw.pinned_array(128, F32)
+    d = raw.device_array(128, F32)
+    acc = raw.to_device(np.zeros(128, dtype=F32))
+    for piece in (np.ones(128, dtype=F32), np.full(100, 2.0, dtype=F32)):
+        s.synchronize()  # no race here: the refill waits for the previous upload
+        staging[: piece.size] = piece
+        d.copy_to_device(staging, stream=s)
+        accumulate[GRID, BLOCK, s](d, acc)
+    s.synchronize()
+    assert (acc.copy_to_host()[100:] == 2.0).all()  # should be 1.0: the old tail added
+
+
+def test_numbaxfer_short_last_piece_parts_are_refused_until_home(
+    emulator_backend: EmulatorBackend,
+) -> None:
+    staging_loop = load("staging_loop")
+    s = nx.stream()
+    rows = [0, 100, 128]
+    parts = nx.split(nx.pinned_array(128, F32), bounds=rows)
+    head, rest = parts
+    d_head, d_rest = nx.split(nx.device_array(128, F32), bounds=rows)
+    up = s.upload(head, to=d_head)
+    with pytest.raises(nx.UseAfterTransferError, match=r"\[0:100\]"):
+        nx.join(parts)  # the head is in flight (the plugin does not follow list items)
+    with rest.write() as a:  # the rest of the buffer is the caller's meanwhile
+        a[:] = 0.0
+    staging = nx.join([up.wait(), rest])
+    assert staging.size == 128 and nx.join([d_head, d_rest]).size == 128
+    assert staging_loop.main(300, 128).size == 128  # main() asserts its own result
+    assert staging_loop.main(256, 128).size == 128  # no short piece: no split
+    s.close()
+
+
 # -- an event-gated pool drained by a watcher thread ---------------------------------------
 def test_raw_pool_with_an_event_recorded_too_early_is_stale(raw: RawEmulatedCuda) -> None:
     affine = raw.kernel(kernel_of("pool_watcher", "affine"))
@@ -475,8 +579,29 @@ def test_numbaxfer_pool_refuses_a_buffer_after_it_went_back(
         other.read()  # type: ignore[use-after-transfer]
     with pytest.raises(ValueError, match="not one of this pool"):
         pool.give(nx.pinned_array(128, F32))
-    load("pool_watcher").drain(pool)
+    pool.drain()
     s.close()
+
+
+def test_numbaxfer_pool_take_waits_for_a_buffer_given_back_by_another_thread(
+    emulator_backend: EmulatorBackend,
+) -> None:
+    """What pool_watcher.py relies on: with every buffer out with the watcher, take()
+    blocks until the watcher gives one back (try_take() says None meanwhile)."""
+    pool: nx.PinnedPool[np.float32] = nx.PinnedPool(1, 128, F32)
+    out = pool.take()
+    assert pool.try_take() is None
+    handed: queue.Queue[nx.PinnedArray[nx.Owned, np.float32]] = queue.Queue()
+    watcher = threading.Thread(target=lambda: pool.give(handed.get()))
+    watcher.start()
+    handed.put(out)  # out moves to the watcher, which gives it back
+    again = pool.take(timeout=10.0)
+    watcher.join()
+    with again.write() as a:
+        a[:] = 1.0
+    pool.give(again)
+    pool.grow(1)
+    assert len(pool) == 2 and pool.count == 2
 
 
 # -- mapped zero-copy memory ---------------------------------------------------------------
@@ -550,6 +675,32 @@ def test_numbaxfer_mapped_memory_is_refused_until_the_mapping_is_waited(
     b.close()
 
 
+def test_numbaxfer_mapped_in_place_refuses_to_end_under_the_kernel(
+    emulator_backend: EmulatorBackend,
+) -> None:
+    """numbaxfer's side of ``cuda.mapped`` ending with the kernel queued (the raw test
+    above): ``nx.mapped`` raises at block exit and keeps the memory mapped and alive
+    until the kernel has run; the example's form (wait inside the block) is right."""
+    mapped_zero_copy = load("mapped_zero_copy")
+    arr = np.arange(256, dtype=F32)
+    s = nx.stream()
+    before = orphan_count()
+    with (
+        pytest.raises(nx.UnfinishedTransferError, match="mapping"),
+        nx.mapped(arr) as m,
+    ):
+        mapping = s.map(m)
+        mapped_zero_copy.affine[GRID, BLOCK, s](mapping.device, mapping.device)
+    assert orphan_count() == before + 1 and emulator_backend.pending(s._core.raw) == 1
+    assert np.array_equal(arr, np.arange(256, dtype=F32))  # the kernel has not run
+    mapping.wait()
+    assert np.array_equal(arr, affine_of(256)) and orphan_count() == before
+    arr = np.arange(256, dtype=F32)
+    mapped_zero_copy.in_place(arr, s)
+    assert np.array_equal(arr, affine_of(256))
+    s.close()
+
+
 # -- asyncio tasks -------------------------------------------------------------------------
 def test_raw_asyncio_task_reads_after_yielding_not_waiting(raw: RawEmulatedCuda) -> None:
     scale = raw.kernel(kernel_of("asyncio_streams", "scale"))
@@ -613,6 +764,25 @@ def test_numbaxfer_refuses_pageable_memory_before_enqueuing(
     assert np.array_equal(pageable.fix_with_pinned_copy(a, dev, s), affine_of(256))
     pageable.fix_with_pinned_scope(a, dev, s)
     assert np.array_equal(a, affine_of(256))
+    s.close()
+
+
+def test_numbaxfer_staged_upload_lets_the_pageable_array_be_reused_at_once(
+    emulator_backend: EmulatorBackend,
+) -> None:
+    """The lazy emulator runs the DMA late; the staged upload still gets the values the
+    array had at the call (they were copied into the staging buffer then)."""
+    pageable = load("pageable")
+    s = nx.stream()
+    dev = nx.device_array(256, F32)
+    a = np.arange(256, dtype=F32)
+    s.upload_staged(a, to=dev)
+    a[:] = -1.0  # reused at once, the copy still queued
+    assert emulator_backend.pending(s._core.raw) == 1
+    out = s.download(dev, into=nx.pinned_array(256, F32)).wait()
+    assert np.array_equal(out.read(), np.arange(256, dtype=F32))
+    b = np.arange(256, dtype=F32)
+    assert np.array_equal(pageable.small_upload_staged(b, dev, s), affine_of(256))
     s.close()
 
 
