@@ -34,7 +34,9 @@ def check_host(x: object, op: str, param: str, backend: Backend) -> None:
         raise PageableMemoryError(
             f"{op}(): {param} is an ordinary numpy array (pageable memory, shape {x.shape}, "
             f"{x.dtype}). An asynchronous copy needs page-locked memory; numbaxfer does not "
-            "stage it silently. Pin it once with nx.pinned_copy(array) (one host copy), pin it "
+            "stage it silently. For a small constant upload say so: stream.upload_staged(array, "
+            "to=dev) (one host copy into a reused staging buffer). Otherwise pin it once with "
+            "nx.pinned_copy(array) (one host copy), pin it "
             "in place for a block with `with nx.pinned(array) as h:`, or allocate with "
             "nx.pinned_array(shape, dtype) and fill it in a write() block."
         )
