@@ -32,6 +32,7 @@ from ._errors import (
     UseAfterTransferError,
 )
 from ._host import PinnedArray, pinned_array, pinned_copy
+from ._interop import adopt_array, adopt_stream
 from ._mapped import MappedArray, Mapping, mapped_array
 from ._ownership import Consumed, Lent, Owned
 from ._parts import join, split
@@ -66,6 +67,8 @@ __all__ = [
     "Transfer",
     "UnfinishedTransferError",
     "UseAfterTransferError",
+    "adopt_array",
+    "adopt_stream",
     "current_backend",
     "device_array",
     "join",

@@ -155,6 +155,53 @@ class DeviceArray(Unique, Generic[Cap, DT]):
                 keep_alive(self._backend, event, self._buf)
             self._buf = None
 
+    def as_numba(self) -> Any:
+        """The numba device array behind a LENT handle, for code that wants numba's own
+        array (``cuda.jit`` kernels launched by that code, numba's copy methods).
+
+        An escape hatch: numba can write through it and order it on any stream; numbaxfer
+        sees none of that. Use it only for reads, inside the lend block, on work you have
+        ordered (``stream.wait_for``) yourself."""
+        if not self._flag.read_only:
+            raise BorrowError(
+                f"{self.label}.as_numba() is for lent handles only: `with dev.lend() as "
+                "view: view.as_numba()`; the owner keeps using the numbaxfer handle."
+            )
+        self._flag.check_read("as_numba()")
+        return self._backend.kernel_arg(self._buf)
+
+    def __dlpack__(
+        self,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        """DLPack export of a LENT handle (read-only where the consumer speaks DLPack
+        1.0+): ``torch.from_dlpack(view)``, ``cupy.from_dlpack(view)``. The consumer's
+        ``stream`` is made to wait, on the device, for the array's last writers (no host
+        sync); ``stream=-1`` skips that. numbaxfer never copies (``copy=True`` refused)."""
+        interface = self.__cuda_array_interface__  # checks: lent, alive, a GPU
+        if copy:
+            raise BufferError(f"{self.label}: numbaxfer's DLPack export never copies")
+        if stream != -1:
+            consumer = 1 if stream is None else int(stream)  # None: the legacy default
+            for core in self._order.writers:
+                if core.closed_at is None:
+                    event = self._backend.record(core.raw)
+                    self._backend.wait_event_handle(consumer, event)
+                    self._backend.release_event(event)
+        import importlib
+
+        smv: Any = importlib.import_module("cuda.core.utils").StridedMemoryView
+        view = smv.from_cuda_array_interface(_Interface(interface), stream_ptr=-1)
+        return view.__dlpack__(stream=-1, max_version=max_version, dl_device=dl_device)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(kDLCUDA, device ordinal)."""
+        return (2, self._backend.device_ordinal())
+
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
         """CUDA Array Interface (version 3), for CuPy, PyTorch, numba and others.
@@ -213,3 +260,14 @@ def device_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     backend = get_backend()
     buf = backend.alloc_device(dims, dt)
     return DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))
+
+
+class _Interface:
+    """A plain holder of a ``__cuda_array_interface__`` dict (for cuda.core's view)."""
+
+    __slots__ = ("__cuda_array_interface__",)
+
+    def __init__(self, interface: dict[str, Any]) -> None:
+        desc = dict(interface)
+        desc["stream"] = None  # ordered already (the consumer's stream waits)
+        self.__cuda_array_interface__ = desc

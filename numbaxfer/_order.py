@@ -32,7 +32,7 @@ class StreamCore:
         "tail",
     )
 
-    def __init__(self, backend: Backend, label: str, strict: bool = False) -> None:
+    def __init__(self, backend: Backend, label: str, strict: bool = False, raw: Any = None) -> None:
         self.backend = backend
         #: Raise CrossStreamError instead of inserting a cross-stream event wait.
         self.strict = strict
@@ -40,7 +40,8 @@ class StreamCore:
         #: ``other`` that this stream has already waited for on the device.
         self.epoch = 0
         self.synced: dict[StreamCore, int] = {}
-        self.raw: Any = backend.new_stream()
+        #: The backend's stream; given for a foreign stream (adopted, never destroyed).
+        self.raw: Any = backend.new_stream() if raw is None else raw
         self.label = label
         #: Transfers started here that hold host memory and are not completed:
         #: number -> (kind, array name). Not the transfers themselves, so that a dropped

@@ -93,6 +93,18 @@ class Stream(Unique, Generic[Cap]):
         state = "closed" if self.closed else self._flag.state()
         return f"<{self._flag.label}: {state}>"
 
+    def __cuda_stream__(self) -> tuple[int, int]:
+        """The CUDA stream protocol (version 0, the driver handle): CuPy, PyTorch and
+        cuda.core can enqueue on this stream. Work they enqueue is invisible to
+        numbaxfer's ordering: order it with their own events, or adopt their arrays."""
+        self._flag.check_alive("__cuda_stream__")
+        handle = self._backend.stream_handle(self._core.raw)
+        if handle is None:
+            raise TypeError(
+                f"{self.label} has no driver stream to share: {self._backend.describe()}"
+            )
+        return (0, handle)
+
     # -- copies --------------------------------------------------------------
     def upload(
         self, src: Consumed[PinnedArray[Owned, DT]], *, to: DeviceArray[Owned, DT]

@@ -88,6 +88,26 @@ class Backend(Protocol):
         """The driver's handle of ``stream`` as an int, for interop."""
         ...
 
+    def wait_event_handle(self, stream_handle: int, event: Any) -> None:
+        """Make a foreign stream (a driver handle) wait for ``event`` on the device."""
+        ...
+
+    def device_ordinal(self) -> int:
+        """The ordinal of the device this backend runs on."""
+        ...
+
+    def adopt_stream(self, handle: int) -> Any:
+        """A stream of this backend over a foreign driver stream handle (not owned:
+        never destroyed here). TypeError where there are no driver streams."""
+        ...
+
+    def adopt_device(self, obj: Any) -> tuple[Any, tuple[int, ...], np.dtype[Any], int | None]:
+        """A device buffer over a foreign device array (``__cuda_array_interface__``,
+        ``__dlpack__`` or this backend's own arrays), without a copy and without a host
+        sync: (buffer, shape, dtype, the stream its producer named, if any). The buffer
+        keeps ``obj`` alive. TypeError for what cannot be adopted."""
+        ...
+
     def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
         """Mapped host memory: (host numpy array, device buffer) over the same bytes."""
         ...

@@ -202,6 +202,24 @@ class EmulatorBackend:
     def stream_handle(self, stream: Any) -> int | None:
         return None  # no driver handle: emulated streams exist only here
 
+    def adopt_stream(self, handle: int) -> Any:
+        raise TypeError("the emulator has no driver streams to adopt (its streams are queues)")
+
+    def wait_event_handle(self, stream_handle: int, event: Any) -> None:
+        raise TypeError("the emulator has no driver streams")
+
+    def device_ordinal(self) -> int:
+        return 0
+
+    def adopt_device(self, obj: Any) -> tuple[Any, tuple[int, ...], np.dtype[Any], int | None]:
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        if isinstance(obj, FakeCUDAArray):
+            return obj, tuple(obj.shape), np.dtype(obj._ary.dtype), None
+        raise TypeError(
+            f"the emulator adopts only simulator device arrays, not {type(obj).__name__}"
+        )
+
     # -- streams -------------------------------------------------------------
     def new_stream(self) -> Any:
         with self._lock:

@@ -102,7 +102,24 @@ class NumbaBackend:
         return dict(self.kernel_arg(device_buffer).__cuda_array_interface__)
 
     def stream_handle(self, stream: Any) -> int | None:
+        if self.simulated:
+            return None
         return int(stream.handle) or None
+
+    def wait_event_handle(self, stream_handle: int, event: Any) -> None:
+        self.wait_event(cuda.external_stream(stream_handle), event)
+
+    def device_ordinal(self) -> int:
+        return 0 if self.simulated else int(cuda.get_current_device().id)
+
+    def adopt_stream(self, handle: int) -> Any:
+        if self.simulated:
+            raise TypeError("numba's simulator has no driver streams to adopt")
+        return cuda.external_stream(handle)
+
+    def adopt_device(self, obj: Any) -> tuple[Any, tuple[int, ...], np.dtype[Any], int | None]:
+        array, stream = _foreign_array(obj, self.simulated)
+        return self._device_token(array), tuple(array.shape), np.dtype(array.dtype), stream
 
     # -- streams -------------------------------------------------------------
     def new_stream(self) -> Any:
@@ -159,6 +176,43 @@ class NumbaBackend:
     def release_event(self, event: Any) -> None:
         if len(self._events) < 256:
             self._events.append(event)
+
+
+def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
+    """(numba device array over ``obj``'s memory, the stream its producer named)."""
+    if simulated:
+        from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+        if isinstance(obj, FakeCUDAArray):
+            return obj, None
+        raise TypeError(
+            f"numba's simulator adopts only its own device arrays, not {type(obj).__name__}"
+        )
+    if cuda.is_cuda_array(obj):
+        desc = dict(obj.__cuda_array_interface__)
+        stream = desc.get("stream")
+        desc["stream"] = None  # ordered on the device by numbaxfer, not synced on the host
+        array = cuda.from_cuda_array_interface(desc, owner=obj, sync=False)
+        return array, (int(stream) if stream not in (None, 1, 2) else None)
+    if hasattr(obj, "__dlpack__"):
+        import importlib
+
+        smv: Any = importlib.import_module("cuda.core.utils").StridedMemoryView
+        view: Any = smv.from_dlpack(obj, stream_ptr=-1)
+        itemsize = np.dtype(view.dtype).itemsize
+        strides = None if view.strides is None else tuple(s * itemsize for s in view.strides)
+        desc = {
+            "shape": tuple(view.shape),
+            "strides": strides,
+            "typestr": np.dtype(view.dtype).str,
+            "data": (int(view.ptr), bool(view.readonly)),
+            "version": 3,
+            "stream": None,
+        }
+        return cuda.from_cuda_array_interface(desc, owner=(obj, view), sync=False), None
+    raise TypeError(
+        f"cannot adopt {type(obj).__name__}: it has neither __cuda_array_interface__ nor __dlpack__"
+    )
 
 
 class _DeviceMemory:
@@ -236,6 +290,13 @@ class BindingsBackend(NumbaBackend):
 
     def stream_handle(self, stream: Any) -> int | None:
         return int(stream.handle) or None
+
+    def adopt_stream(self, handle: int) -> Any:
+        return _StreamHandle(cuda.external_stream(handle))
+
+    def wait_event_handle(self, stream_handle: int, event: Any) -> None:
+        (err,) = self._drv.cuStreamWaitEvent(stream_handle, event, 0)
+        self._check(err, "cuStreamWaitEvent")
 
     def new_stream(self) -> Any:
         return _StreamHandle(cuda.stream())

@@ -27,6 +27,7 @@ LAYERS: list[set[str]] = [
     {"_transfer"},
     {"_scope"},
     {"_stream"},
+    {"_interop"},
     {"_pool", "_pipeline"},
     {"__init__"},
     {"testing"},
