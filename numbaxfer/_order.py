@@ -8,11 +8,13 @@ check ownership, then ask this module what to wait for, enqueue, then commit.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
 from ._backend import Backend
 from ._errors import CrossStreamError, StreamClosedError, where
+from ._trace import LOG
 
 __all__ = ["DeviceOrder", "StreamCore", "fence_events"]
 
@@ -68,6 +70,8 @@ class StreamCore:
             self.backend.wait_event(self.raw, event)
             self.backend.release_event(event)  # the wait captured it; it may be reused
         self.synced[other] = epoch  # committed once the wait is enqueued
+        if LOG.isEnabledFor(logging.DEBUG):
+            LOG.debug("%s waits on the device for the work enqueued on %s", self.label, other.label)
 
     def event_now(self) -> Any:
         """An event capturing all work enqueued here so far (the tail once closed)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Generic, TypeVar, final, overload
 
@@ -29,6 +30,7 @@ from ._ownership import (
     caller_site,
 )
 from ._staging import staging_area
+from ._trace import LOG, nvtx_enabled, nvtx_range
 from ._transfer import Transfer
 from ._util import describe_transfer
 
@@ -480,6 +482,21 @@ class Stream(Unique, Generic[Cap]):
         and no bookkeeping changes."""
         core = self._core
         waits = core.plan(uses)
+        if waits and LOG.isEnabledFor(logging.DEBUG):
+            arrays = ", ".join(order.label for order, _ in uses)
+            LOG.debug("%s: cross-stream use of %s needs event waits", core.label, arrays)
+        if nvtx_enabled():
+            with nvtx_range(f"numbaxfer {core.label}: {', '.join(o.label for o, _ in uses)}"):
+                return self._enqueue_now(core, uses, waits, work)
+        return self._enqueue_now(core, uses, waits, work)
+
+    def _enqueue_now(
+        self,
+        core: StreamCore,
+        uses: Sequence[tuple[DeviceOrder, bool]],
+        waits: list[StreamCore],
+        work: Callable[[], _R],
+    ) -> _R:
         fenced = [order for order, _ in uses if order.fences is not None]
         try:
             for other in waits:

@@ -58,3 +58,33 @@ def test_protocols_say_why_there_is_nothing_to_share_without_a_gpu() -> None:
     with nx.device_array(N, F32).lend() as view, pytest.raises(TypeError, match="real GPU"):
         view.__dlpack__()
     s.close()
+
+
+def test_cross_stream_waits_are_logged_at_debug_level(caplog: pytest.LogCaptureFixture) -> None:
+    a, b = nx.stream(), nx.stream()
+    dev = nx.device_array(N, F32)
+    a.launch(add_one, 1, N, dev)
+    with caplog.at_level("DEBUG", logger="numbaxfer"):
+        b.launch(add_one, 1, N, dev)
+    assert any("waits on the device" in r.getMessage() for r in caplog.records)
+    assert any(dev.label in r.getMessage() for r in caplog.records)
+    a.close()
+    b.close()
+
+
+def test_nvtx_switch_works_or_says_why_not() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np, numbaxfer as nx\n"
+        "s = nx.stream(); d = nx.device_array(4, np.float32)\n"
+        "h = s.upload(nx.pinned_array(4, np.float32), to=d).wait()\n"
+        "from numbaxfer._trace import nvtx_enabled; print('nvtx', nvtx_enabled())\n"
+    )
+    env = {**__import__("os").environ, "NUMBAXFER_NVTX": "1"}
+    run = subprocess.run(
+        [sys.executable, "-W", "default", "-c", code], env=env, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert "nvtx True" in run.stdout or "no NVTX library" in run.stderr

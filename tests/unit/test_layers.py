@@ -16,7 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "numbaxfer"
 #: here with a reason; none is.
 LAYERS: list[set[str]] = [
     {"_errors"},
-    {"_ownership", "_util"},
+    {"_ownership", "_util", "_trace"},
     {"_backend", "_backend._numba", "_backend._emulator", "_backend._simkernel"},
     {"_lifetime", "_staging"},
     {"_order"},
