@@ -416,6 +416,15 @@ def _is_consumed(t: Type) -> bool:
     return isinstance(t, TypeAliasType) and t.alias is not None and t.alias.fullname == CONSUMED
 
 
+def _first_attr(rest: str) -> str:
+    """``shape`` of ``shape[0]`` and of ``dtype.itemsize``'s ``dtype``: what a read of
+    metadata starts with (metadata of metadata touches no memory either)."""
+    for i, ch in enumerate(rest):
+        if ch in ".[":
+            return rest[:i]
+    return rest
+
+
 def _is_handle(t: Type) -> bool:
     if isinstance(t, TypeAliasType) and t.args:
         t = t.args[0]
@@ -1716,7 +1725,7 @@ class _Analysis:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
             if any(a[0] in "MX" for a in atoms):
-                meta = rest in METADATA and self.metadata_ok(atoms)
+                meta = _first_attr(rest) in METADATA and self.metadata_ok(atoms)
                 if not meta:
                     self.event("use", node, key, atoms, via)
             if escape and any(a[0] == "P" for a in atoms):
@@ -1795,7 +1804,7 @@ class _Analysis:
             atoms = st.vals.get(key)
             if atoms is not None and any(a[0] in "MX" for a in atoms):
                 rest = q[len(key) + 1 :] if len(q) > len(key) else ""
-                if not (rest in METADATA and self.metadata_ok(atoms)):
+                if not (_first_attr(rest) in METADATA and self.metadata_ok(atoms)):
                     self.event("use", call, key, atoms, fname)
             if atoms is not None and key == q and any(a[0] == "P" for a in atoms):
                 st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
