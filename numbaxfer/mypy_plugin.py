@@ -1135,6 +1135,22 @@ class _Analysis:
                 self.deliver_exc(st)
         return st
 
+    def try_body(self, b: Block, st: _State) -> _State | None:
+        """A try block's own statements. An exception raised BY a statement leaves the
+        state before it (a refused numbaxfer call moves nothing), which is delivered to
+        the handlers before each statement; the state after the last statement reaches
+        them only through a later statement, and there is none."""
+        if b.is_unreachable:
+            return None
+        cur: _State | None = st
+        for i, stmt in enumerate(b.body):
+            if cur is None:
+                return None
+            cur = self.stmt(stmt, cur)
+            if cur is not None and i + 1 < len(b.body):
+                self.deliver_exc(cur)
+        return cur
+
     def blk(self, b: Block | None, st: _State | None) -> _State | None:
         if b is None or st is None or b.is_unreachable:
             return None if b is not None and b.is_unreachable else st
@@ -1491,7 +1507,7 @@ class _Analysis:
             self.n_try += 1
             try:
                 self.deliver_exc(st)
-                body_out = self.blk(s.body, st.copy())
+                body_out = self.try_body(s.body, st.copy())
             finally:
                 self.n_try -= 1
                 self.stack.pop()

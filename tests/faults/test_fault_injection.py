@@ -414,8 +414,8 @@ class LendOfLend:
         env.expect("b (lend of lend)", b.read(), _data(0), "program")
         inner.__exit__(None, None, None)
         out = _fresh_out(env, "out")
-        # (BorrowError above moved nothing: the plugin cannot know the refusal path)
-        env.waitable("up", s.upload(host, to=dev), ("host",))  # type: ignore[use-after-transfer]
+        # (the BorrowError above moved nothing: a refused call moves nothing)
+        env.waitable("up", s.upload(host, to=dev), ("host",))
         env.waitable("down", s.download(dev, into=out), ("out",))
         env.wait("up")
         env.wait("down")
