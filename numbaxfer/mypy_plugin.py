@@ -1402,12 +1402,32 @@ class _Analysis:
                 break
             truth = _literal_truth(cond)
             if truth is not False:
-                outs.append(self.blk(body, cur.copy()))
+                taken = self.assume(cond, cur.copy(), True)
+                outs.append(self.blk(body, taken) if taken is not None else None)
             if truth is True:
                 cur = None
+            elif cur is not None:
+                cur = self.assume(cond, cur, False)
         if cur is not None:
             outs.append(self.blk(s.else_body, cur) if s.else_body is not None else cur)
         return _join(*outs)
+
+    def assume(self, cond: Expression, st: _State, value: bool) -> _State | None:
+        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows one
+        fact: ``t.completed`` is True only after a ``wait()`` of ``t`` (a transfer that
+        no path has waited is not completed, and one every path has waited is)."""
+        if isinstance(cond, UnaryExpr) and cond.op == "not":
+            return self.assume(cond.expr, st, not value)
+        if isinstance(cond, MemberExpr) and cond.name == "completed":
+            chain = _path_chain(cond.expr)
+            atoms = st.vals.get(chain[-1][0]) if chain is not None else None
+            if atoms and all(a[0] in (*_TRANSFER_KINDS, "W") for a in atoms):
+                waited = {a[0] == "W" for a in atoms}
+                if value and waited == {False}:
+                    return None  # never waited on any path: not completed
+                if not value and waited == {True}:
+                    return None  # waited on every path: completed
+        return st
 
     def loop(
         self, head_in: _State, body: Callable[[_State, _Ctx], _State | None], ctx: _Ctx
