@@ -12,7 +12,6 @@ are still queued. Here the block hands out an owned ``PinnedArray`` over ``a``'s
 
 from __future__ import annotations
 
-import sys
 from types import TracebackType
 from typing import Any, Final, Generic, TypeVar, final
 
@@ -140,8 +139,7 @@ class PinnedScope(Unique, Generic[DT]):
             "pinned and alive until they finish; complete them with wait() inside the block."
         )
         if ev is not None:
-            if sys.version_info >= (3, 11):
-                ev.add_note(f"numbaxfer: {message}")
+            ev.add_note(f"numbaxfer: {message}")
             return
         raise UnfinishedTransferError(message)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, Generic, TypeVar, final, overload
+from typing import Any, Final, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 
@@ -241,7 +241,8 @@ class Stream(Unique, Generic[Cap]):
                         )
                     uses.append((arg._order, intent == WRITE))
                     raw_args.append(self._backend.kernel_arg(arg._buf))
-                elif isinstance(arg, (PinnedArray, np.ndarray)):
+                # Host memory is refused here for untyped callers; statically `arg` can't be one.
+                elif isinstance(cast(object, arg), (PinnedArray, np.ndarray)):
                     raise TypeError(
                         f"launch() argument {i} at {where(site)} is host memory "
                         f"({type(arg).__name__}); numba would copy it synchronously. Upload it "
