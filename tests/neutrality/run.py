@@ -94,7 +94,7 @@ def main() -> int:
     ap.add_argument("--venv", type=Path, default=ROOT / ".venv-neutral")
     args = ap.parse_args()
     t0 = time.monotonic()
-    venv: Path = args.venv
+    venv: Path = args.venv.resolve()
     py = venv / "bin" / "python"
     work = Path(tempfile.mkdtemp(prefix="numbaxfer-neutrality-"))
     try:
@@ -174,9 +174,13 @@ def main() -> int:
                 new_err = [
                     x for x in out if ": error: " in x and x.split(": error: ")[0] not in base_err
                 ]
-                print(f"opt-in stubs (mypy_path = {stubs}), default config: {len(d)} lines change")
+                print(
+                    f"opt-in stubs (mypy_path = {stubs}), default config: {len(d)} lines"
+                    " change (types of what the stubs describe); the errors among them:"
+                )
                 for x in d:
-                    print(f"    {x[:160]}")
+                    if ": error: " in x:
+                        print(f"    {x[:160]}")
                 if new_err:
                     failures += 1
                     print("FAIL: opting in reports errors on lines that had none:")
