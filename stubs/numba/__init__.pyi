@@ -10,7 +10,6 @@ from the installed numba as well. Any other name is ``Any`` (module ``__getattr_
 """  # noqa: PYI021
 
 from _typeshed import Incomplete
-from numba import experimental as experimental
 from numba.core import config as config
 from numba.core import errors as errors
 from numba.core import types as types
@@ -44,6 +43,7 @@ from numba.np.ufunc import vectorize as vectorize
 
 import numba.core.target_extension
 import numba.core.withcontexts
+import numba.experimental
 import numba.typed
 
 from . import cuda as cuda
