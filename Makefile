@@ -16,7 +16,7 @@ PY := $(VENV)/bin/python
 DEPS := $(VENV)/.installed
 endif
 
-.PHONY: all demo test lint typecheck pytest typesafety-oldest bench clean
+.PHONY: all demo test lint typecheck pytest typesafety-oldest neutrality compile-check newest bench clean
 
 all: test
 
@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 demo: $(DEPS)
 	$(PY) examples/demo.py
 
-test: lint typecheck pytest typesafety-oldest
+test: lint typecheck pytest typesafety-oldest neutrality compile-check
 
 lint: $(DEPS)
 	$(PY) -m ruff check numbaxfer tests examples bench
@@ -65,8 +65,49 @@ typesafety-oldest: $(DEPS)
 	  .venv-mypy-oldest/bin/python -m pytest tests/typesafety -q; \
 	fi
 
+# Installing numbaxfer must not change mypy's output on code that does not use it:
+# tests/neutrality/run.py checks a corpus of ordinary numba / numba.cuda / cuda.core /
+# cuda.bindings code without and with numbaxfer's wheel installed (and with its plugin),
+# that the wheel installs no file outside numbaxfer's own names, and that a project
+# naming only the plugin gets the seed bug. Own venv (.venv-neutral); about 2 minutes.
+neutrality:
+	@if [ "$(NUMBAXFER_SYSTEM_PYTHON)" = 1 ]; then \
+	  echo "neutrality: skipped (NUMBAXFER_SYSTEM_PYTHON=1: no venv to install into)"; \
+	else \
+	  $(PYTHON) tests/neutrality/run.py --venv .venv-neutral; \
+	fi
+
+# Compile every kernel of tests/, examples/ and bench/ to PTX on a machine with no GPU:
+# numba-cuda's cu13 extra brings NVVM/NVRTC as wheels (about 800 MB in .venv-cu13,
+# about 45 s to install; the compiling itself takes seconds). A numpy or numba-cuda
+# release in the allowed ranges that breaks compilation fails here, not only on a GPU.
+compile-check:
+	@if [ "$(NUMBAXFER_SYSTEM_PYTHON)" = 1 ]; then \
+	  env -u NUMBA_ENABLE_CUDASIM $(PY) -m tests.compile_check; \
+	else \
+	  [ -f .venv-cu13/.installed ] || ( $(PYTHON) -m venv .venv-cu13 \
+	    && .venv-cu13/bin/python -m pip install -q --upgrade pip \
+	    && .venv-cu13/bin/python -m pip install -q -e '.[cu13]' \
+	    && touch .venv-cu13/.installed ); \
+	  env -u NUMBA_ENABLE_CUDASIM .venv-cu13/bin/python -m tests.compile_check; \
+	fi
+
+# The newest versions the pins allow, resolved afresh (a new .venv-newest each run):
+# mypy --strict over the project, the unit and simulator suites, the mypy cases, and
+# the kernel compile check. Not part of `make test` (a second full install with the
+# cu13 wheels; 1m40s here with a warm pip cache): run it on a schedule, or before a release.
+newest:
+	rm -rf .venv-newest
+	$(PYTHON) -m venv .venv-newest
+	.venv-newest/bin/python -m pip install -q --upgrade pip
+	.venv-newest/bin/python -m pip install -q --upgrade --upgrade-strategy eager -e '.[dev,cu13]'
+	.venv-newest/bin/python -m pip list 2>/dev/null | grep -iE '^(numba|numba-cuda|numpy|cuda-|mypy|nvidia-)'
+	.venv-newest/bin/python -m mypy --config-file mypy.ini
+	env -u NUMBA_ENABLE_CUDASIM .venv-newest/bin/python -m tests.compile_check
+	NUMBA_ENABLE_CUDASIM=1 .venv-newest/bin/python -m pytest -q -x tests/unit tests/cuda tests/typesafety
+
 bench: $(DEPS)
 	$(PY) bench/run.py
 
 clean:
-	rm -rf $(VENV) .venv-mypy-oldest .mypy_cache .pytest_cache .ruff_cache bench/out
+	rm -rf $(VENV) .venv-mypy-oldest .venv-neutral .venv-cu13 .venv-newest .mypy_cache .pytest_cache .ruff_cache bench/out

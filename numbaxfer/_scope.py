@@ -12,7 +12,6 @@ are still queued. Here the block hands out an owned ``PinnedArray`` over ``a``'s
 
 from __future__ import annotations
 
-import sys
 from itertools import pairwise
 from types import TracebackType
 from typing import Any, Final, Generic, TypeVar, final, overload
@@ -181,8 +180,7 @@ class PinnedScope(Unique, Generic[_E]):
             "block."
         )
         if ev is not None:
-            if sys.version_info >= (3, 11):
-                ev.add_note(f"numbaxfer: {message}")
+            ev.add_note(f"numbaxfer: {message}")
             return
         raise UnfinishedTransferError(message)
 

@@ -6,7 +6,7 @@ import inspect
 import itertools
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Final, Generic, TypeVar, final, overload
+from typing import Any, Final, Generic, TypeVar, cast, final, overload
 
 import numpy as np
 from numpy.typing import NDArray
@@ -362,7 +362,8 @@ class Stream(Unique, Generic[Cap]):
                         )
                     uses.append((arg._order, intent == WRITE))
                     raw_args.append(self._backend.kernel_arg(arg._buf))
-                elif isinstance(arg, (PinnedArray, np.ndarray)):
+                # Host memory is refused here for untyped callers; statically `arg` can't be one.
+                elif isinstance(cast(object, arg), (PinnedArray, np.ndarray)):
                     raise TypeError(
                         f"launch() argument {i} at {where(site)} is host memory "
                         f"({type(arg).__name__}); numba would copy it synchronously. Upload it "

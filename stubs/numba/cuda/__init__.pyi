@@ -3,8 +3,13 @@
 Hand-written from the numba-cuda 0.30.4 sources; they cover the host API
 (devices, contexts, memory, streams, events, ``jit``) and the most used
 device-side names. Names of the real module that are not listed here
-(``vectorize``, ``compile_ptx``, ``cg``, the numba scalar types such as
-``float32``, vector types, cache hints, ...) are not covered yet.
+(``vectorize``, ``reduce``, ``compile_ptx``, ``cg``, ``fp16``, the numba scalar
+types such as ``float32``, vector types, cache hints, ...) are ``Any`` (module
+``__getattr__`` at the end), so code using them type-checks as before.
+
+These stubs are not installed into site-packages: a project opts in with
+``mypy_path`` (docs/install.md), so mypy's verdict on projects that do not use
+numbaxfer never changes.
 
 Device-side names (``threadIdx``, ``grid``, ``shared.array``, ``atomic.add``,
 ...) are typed with their meaning inside a kernel, so that kernel bodies
@@ -607,3 +612,9 @@ class atomic:
     def cas(
         ary: _AtomicArray[_ScalarT], idx: _AtomicIndex, old: _AtomicValue, val: _AtomicValue
     ) -> _ScalarT: ...
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

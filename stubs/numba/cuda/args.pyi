@@ -22,3 +22,9 @@ class Out(ArgHint):
 class InOut(Out): ...
 
 def wrap_arg(value: Any, default: type[ArgHint] = ...) -> ArgHint: ...
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

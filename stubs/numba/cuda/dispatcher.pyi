@@ -181,3 +181,9 @@ class _DeviceDispatcher(CUDADispatcher, Generic[_P, _R]):
     #     At run time this is a plain ``CUDADispatcher``; calling it is only valid
     #     from inside a kernel or another device function.
     def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

@@ -6,3 +6,9 @@ The package itself is empty at run time; see the ``devicearray``, ``driver``,
 the stale copy of ``numba.cuda`` that ships inside the ``numba`` wheel, which is
 not the code that runs once numba-cuda is installed.
 """  # noqa: PYI021
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

@@ -207,3 +207,9 @@ def sentry_contiguous(ary: NDArray[Any] | DeviceNDArrayBase[Any]) -> None: ...
 def auto_device(
     obj: object, stream: _StreamArg = 0, copy: bool = True, user_explicit: bool = False
 ) -> tuple[DeviceNDArrayBase[Any], bool]: ...
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

@@ -105,3 +105,9 @@ def jit(
     cache: bool | None = None,
     shared_memory_carveout: str | int | None = None,
 ) -> Callable[[Callable[..., Any]], FakeCUDAKernel]: ...
+
+# Every name of the real module that these stubs do not describe is Any, so that
+# opting in to the stubs never turns working code into attr-defined errors.
+from _typeshed import Incomplete as _Incomplete  # noqa: E402
+
+def __getattr__(name: str) -> _Incomplete: ...

@@ -1,1 +1,0 @@
-"""numbaxfer stubs: the part of cuda-python numbaxfer uses."""
