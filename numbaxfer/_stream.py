@@ -150,9 +150,10 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("upload_staged()", site)
-            if isinstance(src, PinnedArray):
+            given = cast(object, src)  # the annotation says numpy; check what came
+            if isinstance(given, PinnedArray):
                 raise TypeError(
-                    f"upload_staged() at {where(site)}: {src.label} is already pinned: use "
+                    f"upload_staged() at {where(site)}: {given.label} is already pinned: use "
                     "upload(src, to=dev), which has no extra host copy."
                 )
             if not isinstance(src, np.ndarray):
