@@ -188,13 +188,25 @@ def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
         raise TypeError(
             f"numba's simulator adopts only its own device arrays, not {type(obj).__name__}"
         )
+    if isinstance(obj, np.ndarray):
+        raise TypeError(
+            "cannot adopt a numpy array: it is host memory. Upload it into an nx.device_array "
+            "(pinned first), or adopt a device array."
+        )
     if cuda.is_cuda_array(obj):
         desc = dict(obj.__cuda_array_interface__)
         stream = desc.get("stream")
         desc["stream"] = None  # ordered on the device by numbaxfer, not synced on the host
         array = cuda.from_cuda_array_interface(desc, owner=obj, sync=False)
         return array, (int(stream) if stream not in (None, 1, 2) else None)
-    if hasattr(obj, "__dlpack__"):
+    device = getattr(obj, "__dlpack_device__", None)
+    if hasattr(obj, "__dlpack__") and device is not None:
+        kind = int(device()[0])
+        if kind != 2:  # kDLCUDA: device memory (not host, pinned host or another vendor)
+            raise TypeError(
+                f"cannot adopt {type(obj).__name__}: its DLPack device type is {kind}, not "
+                "CUDA device memory (2)."
+            )
         import importlib
 
         smv: Any = importlib.import_module("cuda.core.utils").StridedMemoryView

@@ -99,7 +99,7 @@ def test_streams_both_ways_with_torch() -> None:
     s = nx.stream()
     dev = _written_by_slow_kernel(s, 2.0)
     with dev.lend() as view:
-        t = torch.as_tensor(view, device="cuda")
+        t = torch.from_dlpack(view)  # (torch refuses a read-only __cuda_array_interface__)
         with torch.cuda.stream(torch.cuda.ExternalStream(s.__cuda_stream__()[1])):
             doubled = t * 2  # enqueued on numbaxfer's stream: after the kernel
         torch.cuda.synchronize()
