@@ -12,7 +12,7 @@ import numpy as np
 from ._backend import Backend
 from ._device import DeviceArray
 from ._errors import PageableMemoryError
-from ._host import PinnedArray
+from ._host import PinnedArray, layout
 
 __all__ = ["check_device", "check_host", "check_match", "check_same_backend"]
 
@@ -60,6 +60,10 @@ def check_device(x: object, op: str, param: str, backend: Backend) -> None:
     raise TypeError(f"{op}(): {param} must be an nx.DeviceArray, not {type(x).__name__}")
 
 
+def _layout_of(x: Any) -> str:
+    return layout(x._buf) if isinstance(x, PinnedArray) else str(x._layout)
+
+
 def check_match(a: Any, b: Any, op: str) -> None:
     # One side is always a PinnedArray, the other a DeviceArray or PinnedArray.
     sa, da = (a._buf.shape, a._buf.dtype) if isinstance(a, PinnedArray) else (a._shape, a._dtype)
@@ -69,4 +73,11 @@ def check_match(a: Any, b: Any, op: str) -> None:
             f"{op}(): shape or dtype mismatch: {a.label} is {a.dtype}{list(a.shape)} but "
             f"{b.label} is {b.dtype}{list(b.shape)}. Copies are element-for-element; "
             "allocate matching arrays."
+        )
+    la, lb = _layout_of(a), _layout_of(b)
+    if la != lb:
+        raise ValueError(
+            f"{op}(): memory order mismatch: {a.label} is {la}-ordered but {b.label} is "
+            f"{lb}-ordered. Copies are byte-for-byte; allocate both with the same order= "
+            "(nx.pinned_array(..., order=...), nx.device_array(..., order=...))."
         )

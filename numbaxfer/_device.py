@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar, final, overload
+from typing import Any, Generic, Literal, TypeVar, final, overload
 
 import numpy as np
 from numpy.typing import DTypeLike
@@ -50,6 +50,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         "_dtype",
         "_flag",
         "_held_by",
+        "_layout",
         "_order",
         "_part",
         "_shape",
@@ -63,6 +64,8 @@ class DeviceArray(Unique, Generic[Cap, DT]):
     _order: DeviceOrder
     #: Set on a mapping's device view: what ends it (it may not be freed by itself).
     _held_by: str | None
+    #: "C" or "F": the memory order (copies need both ends in the same one)
+    _layout: str
     #: For a part made by ``nx.split``: (its split, its index there).
     _part: tuple[Any, int] | None
 
@@ -86,6 +89,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         self._shape = shape
         self._dtype = dtype
         self._held_by = None
+        self._layout = "C" if lent_from is None else lent_from._layout
         self._part = None
         if lent_from is None:
             self._flag = BorrowFlag(label)
@@ -245,21 +249,32 @@ class DeviceArray(Unique, Generic[Cap, DT]):
 
 
 @overload
-def device_array(shape: int | tuple[int, ...], dtype: type[DT]) -> DeviceArray[Owned, DT]: ...
-@overload
-def device_array(shape: int | tuple[int, ...], dtype: np.dtype[DT]) -> DeviceArray[Owned, DT]: ...
+def device_array(
+    shape: int | tuple[int, ...], dtype: type[DT], *, order: Literal["C", "F"] = ...
+) -> DeviceArray[Owned, DT]: ...
 @overload
 def device_array(
-    shape: int | tuple[int, ...], dtype: DTypeLike = ...
+    shape: int | tuple[int, ...], dtype: np.dtype[DT], *, order: Literal["C", "F"] = ...
+) -> DeviceArray[Owned, DT]: ...
+@overload
+def device_array(
+    shape: int | tuple[int, ...], dtype: DTypeLike = ..., *, order: Literal["C", "F"] = ...
 ) -> DeviceArray[Owned, Any]: ...
-def device_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
+def device_array(
+    shape: int | tuple[int, ...], dtype: DTypeLike = np.float64, *, order: Literal["C", "F"] = "C"
+) -> Any:
     """Allocate a device array (contents undefined), owned by the caller. Shapes have
-    at least one element; dtypes are plain numbers or bool."""
+    at least one element; dtypes are plain numbers or bool; ``order`` is the memory
+    order ("C", or "F" for Fortran: copies need the same order at both ends)."""
     dims = normalise_shape(shape, "nx.device_array()")
     dt = check_dtype(dtype, "nx.device_array()")
+    if order not in ("C", "F"):
+        raise ValueError(f"nx.device_array(): order is 'C' or 'F', not {order!r}")
     backend = get_backend()
-    buf = backend.alloc_device(dims, dt)
-    return DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))
+    buf = backend.alloc_device(dims, dt, order)
+    dev = DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))
+    dev._layout = "F" if order == "F" and len(dims) > 1 and sum(d > 1 for d in dims) > 1 else "C"
+    return dev
 
 
 class _Interface:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import weakref
-from typing import Any, Final, Generic, TypeVar, overload
+from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
@@ -48,11 +48,18 @@ def owned_by_numbaxfer(array: NDArray[Any]) -> bool:
     return False
 
 
+def layout(buf: NDArray[Any]) -> Literal["C", "F"]:
+    """The memory order of a contiguous array (1-D and size-1 arrays count as C)."""
+    return "F" if buf.flags.f_contiguous and not buf.flags.c_contiguous else "C"
+
+
 def read_only_view(buf: NDArray[Any]) -> NDArray[Any]:
-    """A view of C-contiguous ``buf`` whose base buffer is read-only, so that neither it
-    nor any view derived from it can be made writable (``setflags(write=True)`` raises)."""
-    flat = np.frombuffer(buf.reshape(-1).data.toreadonly(), dtype=buf.dtype)
-    return flat.reshape(buf.shape)
+    """A view of contiguous ``buf`` (C or Fortran order) whose base buffer is read-only,
+    so that neither it nor any view derived from it can be made writable
+    (``setflags(write=True)`` raises)."""
+    order = layout(buf)
+    flat = np.frombuffer(buf.reshape(-1, order=order).data.toreadonly(), dtype=buf.dtype)
+    return flat.reshape(buf.shape, order=order)
 
 
 class PinnedArray(Unique, Generic[Cap, DT]):
@@ -217,14 +224,20 @@ class PinnedArray(Unique, Generic[Cap, DT]):
 
 
 @overload
-def pinned_array(shape: int | tuple[int, ...], dtype: type[DT]) -> PinnedArray[Owned, DT]: ...
-@overload
-def pinned_array(shape: int | tuple[int, ...], dtype: np.dtype[DT]) -> PinnedArray[Owned, DT]: ...
+def pinned_array(
+    shape: int | tuple[int, ...], dtype: type[DT], *, order: Literal["C", "F"] = ...
+) -> PinnedArray[Owned, DT]: ...
 @overload
 def pinned_array(
-    shape: int | tuple[int, ...], dtype: DTypeLike = ...
+    shape: int | tuple[int, ...], dtype: np.dtype[DT], *, order: Literal["C", "F"] = ...
+) -> PinnedArray[Owned, DT]: ...
+@overload
+def pinned_array(
+    shape: int | tuple[int, ...], dtype: DTypeLike = ..., *, order: Literal["C", "F"] = ...
 ) -> PinnedArray[Owned, Any]: ...
-def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) -> Any:
+def pinned_array(
+    shape: int | tuple[int, ...], dtype: DTypeLike = np.float64, *, order: Literal["C", "F"] = "C"
+) -> Any:
     """Allocate a page-locked host array (contents undefined), owned by the caller.
 
     Page-locked memory is what lets a copy run asynchronously; allocating it is slow
@@ -233,8 +246,10 @@ def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
     """
     dims = normalise_shape(shape, "nx.pinned_array()")
     dt = check_dtype(dtype, "nx.pinned_array()")
+    if order not in ("C", "F"):
+        raise ValueError(f"nx.pinned_array(): order is 'C' or 'F', not {order!r}")
     backend = get_backend()
-    buf = backend.alloc_pinned(dims, dt)
+    buf = backend.alloc_pinned(dims, dt, order)
     remember_pinned(buf)
     return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))
 
@@ -242,15 +257,15 @@ def pinned_array(shape: int | tuple[int, ...], dtype: DTypeLike = np.float64) ->
 def pinned_copy(array: NDArray[DT]) -> PinnedArray[Owned, DT]:
     """Copy an existing numpy array into new page-locked memory (one host copy).
 
-    The result is C-contiguous and owned by the caller; ``array`` is not touched
-    again.
+    The result has ``array``'s memory order if that is Fortran, C otherwise, and is
+    owned by the caller; ``array`` is not touched again.
     """
     if not isinstance(array, np.ndarray):
         raise TypeError(f"pinned_copy() takes a numpy array, not {type(array).__name__}")
     dims = normalise_shape(array.shape, "nx.pinned_copy()")
     dt = check_dtype(array.dtype, "nx.pinned_copy()")
     backend = get_backend()
-    buf = backend.alloc_pinned(dims, dt)
+    buf = backend.alloc_pinned(dims, dt, layout(array) if array.flags.f_contiguous else "C")
     remember_pinned(buf)
     np.copyto(buf, array)
     return PinnedArray._adopt(backend, buf, label("PinnedArray", buf.shape, buf.dtype))

@@ -77,14 +77,18 @@ def adopt_array(obj: Any) -> DeviceArray[Owned, Any]:
     buf, shape, dtype, stream = backend.adopt_device(obj)
     normalise_shape(shape, "nx.adopt_array()")
     check_dtype(dtype, "nx.adopt_array()")
-    contiguous = getattr(backend.kernel_arg(buf), "is_c_contiguous", None)
-    if contiguous is not None and not contiguous():
+    arr = backend.kernel_arg(buf)
+    c_order = getattr(arr, "is_c_contiguous", None)
+    f_order = getattr(arr, "is_f_contiguous", None)
+    if c_order is not None and not c_order() and not (f_order is not None and f_order()):
         raise ValueError(
-            "nx.adopt_array(): the array is not C-contiguous; numbaxfer copies whole "
+            "nx.adopt_array(): the array is not contiguous; numbaxfer copies whole "
             "contiguous arrays. Make a contiguous copy on the foreign side first."
         )
     name = label("DeviceArray", shape, dtype) + f" (adopted {type(obj).__name__})"
     dev: DeviceArray[Owned, Any] = DeviceArray._adopt(backend, buf, shape, dtype, name)
+    if c_order is not None and not c_order():
+        dev._layout = "F"
     if stream is not None:  # pending producer work: the first use waits on the device
         core = StreamCore(
             backend, f"the producer's stream of {name}", raw=backend.adopt_stream(stream)

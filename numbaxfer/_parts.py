@@ -24,7 +24,7 @@ import numpy as np
 
 from ._device import DeviceArray
 from ._errors import BorrowError, where
-from ._host import PinnedArray
+from ._host import PinnedArray, layout
 from ._mapped import MappedArray
 from ._order import DeviceOrder
 from ._ownership import STATE_LOCK, BorrowFlag, Consumed, MoveRecord, Owned, Unique, caller_site
@@ -142,6 +142,11 @@ def split(
     if not isinstance(array, (PinnedArray, DeviceArray)):
         raise TypeError(
             f"nx.split() takes an nx.PinnedArray or nx.DeviceArray, not {type(array).__name__}"
+        )
+    if (array._layout if isinstance(array, DeviceArray) else layout(array._buf)) == "F":
+        raise ValueError(
+            f"nx.split(): {array.label} is Fortran-ordered; its rows are not contiguous, so "
+            "parts along the first axis would not be either. Split a C-ordered array."
         )
     rows = array.shape[0]
     cuts = _bounds(rows, count, chunk, bounds)

@@ -19,7 +19,7 @@ import numpy as np
 from ._checks import check_host
 from ._device import DeviceArray, device_array
 from ._errors import StreamClosedError, where
-from ._host import PinnedArray
+from ._host import PinnedArray, layout
 from ._ownership import STATE_LOCK, Consumed, Lent, MoveRecord, Owned, Unique, caller_site
 from ._stream import Stream, stream
 from ._transfer import Transfer
@@ -161,6 +161,12 @@ class Pipeline(Unique, Generic[DT]):
                     raise ValueError(
                         f"Pipeline.map(): {name} {arr.label} must have dtype {self.dtype} and "
                         f"the same size as src ({src.size})."
+                    )
+            for name, arr in (("src", src), ("into", into)):
+                if layout(arr._buf) != "C":
+                    raise ValueError(
+                        f"Pipeline.map(): {name} {arr.label} is Fortran-ordered; the pipeline "
+                        "streams arrays in C (row-major) element order."
                     )
             if src is into or np.shares_memory(src._buf, into._buf):
                 raise ValueError("Pipeline.map(): src and into must be different arrays")

@@ -190,10 +190,11 @@ def _check_pinnable(array: object, site: tuple[str, int]) -> None:
         raise TypeError(f"nx.pinned() takes numpy arrays, not {type(array).__name__}")
     normalise_shape(array.shape, "nx.pinned()")
     check_dtype(array.dtype, "nx.pinned()")
-    if not array.flags.c_contiguous or not array.flags.writeable:
+    contiguous = array.flags.c_contiguous or array.flags.f_contiguous
+    if not contiguous or not array.flags.writeable:
         raise ValueError(
-            "nx.pinned() needs C-contiguous, writeable numpy arrays (got "
-            f"{'non-contiguous' if not array.flags.c_contiguous else 'read-only'}); "
+            "nx.pinned() needs contiguous (C or Fortran order), writeable numpy arrays (got "
+            f"{'non-contiguous' if not contiguous else 'read-only'}); "
             "use np.ascontiguousarray(a) first, or nx.pinned_copy(a)."
         )
     if owned_by_numbaxfer(array):

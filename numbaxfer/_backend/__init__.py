@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, Protocol, final
+from typing import TYPE_CHECKING, Any, Literal, Protocol, final
 
 import numpy as np
 from numpy.typing import NDArray
@@ -62,9 +62,15 @@ class Backend(Protocol):
 
     def describe(self) -> str: ...
 
-    def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]: ...
+    def alloc_pinned(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]: ...
 
-    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any: ...
+    def alloc_device(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> Any:
+        """A device buffer, C- or Fortran-contiguous (``order``)."""
+        ...
 
     def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
         """A device buffer over rows ``start:stop`` (first axis) of ``device_buffer``,

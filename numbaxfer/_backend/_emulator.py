@@ -39,7 +39,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -163,11 +163,15 @@ class EmulatorBackend:
         )
 
     # -- memory --------------------------------------------------------------
-    def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
-        return np.zeros(shape, dtype=dtype)
+    def alloc_pinned(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
+        return np.zeros(shape, dtype=dtype, order=order)
 
-    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-        return self._cuda.to_device(np.zeros(shape, dtype=dtype))
+    def alloc_device(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> Any:
+        return self._cuda.to_device(np.zeros(shape, dtype=dtype, order=order))
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numba import cuda
@@ -42,11 +42,15 @@ class NumbaBackend:
         return f"numba-cuda on {cuda.get_current_device().name}"
 
     # -- memory --------------------------------------------------------------
-    def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
-        return cuda.pinned_array(shape, dtype=dtype)
+    def alloc_pinned(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
+        return cuda.pinned_array(shape, dtype=dtype, order=order)
 
-    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-        return cuda.device_array(shape, dtype=dtype)
+    def alloc_device(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> Any:
+        return cuda.device_array(shape, dtype=dtype, order=order)
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
@@ -285,8 +289,10 @@ class BindingsBackend(NumbaBackend):
             self._local.ready = True
 
     # memory: numba allocates; we remember the pointers
-    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-        return _DeviceMemory(cuda.device_array(shape, dtype=dtype))
+    def alloc_device(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> Any:
+        return _DeviceMemory(cuda.device_array(shape, dtype=dtype, order=order))
 
     def _device_token(self, array: Any) -> Any:
         return _DeviceMemory(array)

@@ -182,3 +182,25 @@ def test_pool_take_is_typed_as_it_behaves_and_the_pool_can_grow() -> None:
     pool.give(first)
     pool.give(second)
     assert len(pool) == 3
+
+
+def test_fortran_order_end_to_end_and_mismatches_refused() -> None:
+    s = nx.stream()
+    a = np.asfortranarray(np.arange(12, dtype=F32).reshape(3, 4))
+    host = nx.pinned_copy(a)  # keeps the Fortran order
+    assert host.read().flags.f_contiguous
+    dev_f = nx.device_array((3, 4), F32, order="F")
+    host = s.upload(host, to=dev_f).wait()
+    out = s.download(dev_f, into=nx.pinned_array((3, 4), F32, order="F")).wait()
+    np.testing.assert_array_equal(out.read(), a)
+    with pytest.raises(ValueError, match="memory order mismatch"):
+        s.upload(host, to=nx.device_array((3, 4), F32))  # type: ignore[unfinished-transfer]
+    with pytest.raises(ValueError, match="Fortran-ordered"):
+        nx.split(nx.device_array((3, 4), F32, order="F"), 3)
+    b = np.asfortranarray(np.zeros((3, 4), F32))
+    with nx.pinned(b) as hb:
+        hb = s.download(dev_f, into=hb).wait()
+    np.testing.assert_array_equal(b, a)
+    with pytest.raises(ValueError, match="order is"):
+        nx.device_array(4, F32, order="K")  # type: ignore[call-overload]
+    s.close()
