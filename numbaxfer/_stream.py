@@ -257,18 +257,22 @@ class Stream(Unique, Generic[Cap]):
 
     def _take_chain(self, upload: Transfer[Any], event: Any, site: tuple[str, int]) -> Any:
         """Commit a chained download: a new transfer holds the buffer, then the upload is
-        retired (if this is interrupted, the upload still holds the buffer)."""
+        retired. If this is interrupted the download is abandoned and the stream settled
+        (its copy has run), so the upload, still pending, gives the buffer back."""
         handle = upload._handle
         assert handle is not None
         move = MoveRecord("download", self.label, site)
+        down: Transfer[Any] | None = None
         try:
             down = Transfer._start(self._core, "download", handle, event, move)
+            upload._hand_on(site, down)
+            handle._flag._moved = move
+            return down
         except BaseException:
+            if down is not None and upload._handle is not None:
+                down._abandon()
             self._core.settle()
             raise
-        upload._hand_on(site, down)
-        handle._flag._moved = move
-        return down
 
     def copy(self, src: DeviceArray[Lent, DT], *, to: DeviceArray[Owned, DT]) -> Transfer[None]:
         """Copy device array ``src`` into device array ``to`` on this stream.

@@ -41,6 +41,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
 
     __slots__ = (
         "__weakref__",
+        "_after",
         "_backend",
         "_core",
         "_event",
@@ -66,6 +67,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
     _state: int
     _synced: bool  # the event has completed (wait() got past its sync)
     _released: bool  # the event went back to the backend's pool
+    _after: list[Any]  # events of transfers chained before this one, released with it
     _waited_at: tuple[str, int] | None
 
     def __init__(self) -> None:
@@ -91,6 +93,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         self._move = move
         self._state = _PENDING
         self._synced = self._released = False
+        self._after = []
         self._waited_at = None
         self._kind = kind
         self._handle = host
@@ -162,6 +165,8 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             if not self._released:  # the event is done with: back to the pool
                 self._released = True
                 self._backend.release_event(self._event)
+            while self._after:  # chained predecessors' events: done with too
+                self._backend.release_event(self._after.pop())
             with STATE_LOCK:
                 result = self._give_back(site)
             # The commit: plain stores, no call between them (no interrupt can land).
@@ -204,15 +209,18 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             return new
 
     def _hand_on(self, site: tuple[str, int], successor: Transfer[Any]) -> None:
-        """A chained transfer took this one's buffer over: unregister and retire this
-        one (its event goes back to the pool: the successor's wait covers it)."""
+        """A chained transfer took this one's buffer over: unregister and retire this one.
+        Plain stores, no backend call (nothing can fail half-way); its event goes back to
+        the pool when the successor completes (the successor's wait covers it)."""
         self._core.pending.pop(self._number, None)
         handle = self._handle
         if handle is not None and handle._scope is not None:
             handle._scope.inflight.pop(self._number, None)
         if not self._released:
             self._released = True
-            self._backend.release_event(self._event)
+            successor._after.append(self._event)
+        successor._after.extend(self._after)
+        self._after = []
         self._kind = f"{self._kind} (handed on to {successor._kind}#{successor._number})"
         self._handle, self._waited_at, self._state = None, site, _COMPLETED
 

@@ -189,12 +189,18 @@ class _Wrapper:
     def describe(self) -> str:
         return f"{type(self).__name__}({self.inner.describe()})"
 
-    def alloc_pinned(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
-        result: NDArray[Any] = self._call("alloc_pinned", self.inner.alloc_pinned, shape, dtype)
+    def alloc_pinned(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> NDArray[Any]:
+        result: NDArray[Any] = self._call(
+            "alloc_pinned", self.inner.alloc_pinned, shape, dtype, order
+        )
         return result
 
-    def alloc_device(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> Any:
-        return self._call("alloc_device", self.inner.alloc_device, shape, dtype)
+    def alloc_device(
+        self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
+    ) -> Any:
+        return self._call("alloc_device", self.inner.alloc_device, shape, dtype, order)
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         return self._call("kernel_arg", self.inner.kernel_arg, device_buffer)

@@ -435,9 +435,51 @@ class LendOfLend:
         env.expect("out (re-run)", out.read(), _data(8), "unchanged")
 
 
+class Chain:
+    """upload on s, kernel on t, a download on t chained onto the upload (no host wait)."""
+
+    name = "chain"
+    expected: tuple[type[BaseException], ...] = ()
+
+    def run(self, env: Env) -> None:
+        s = env.stream("s", nx.stream())
+        t = env.stream("t", nx.stream())
+        src = env.host("src", nx.pinned_array(N, F32))
+        _fill(src, _data(0))
+        dev = nx.device_array(N, F32)
+        env.extra["dev"] = dev
+        up = env.waitable("up", s.upload(src, to=dev), ("src",))
+        t.launch(add_one, GRID, BLOCK, dev)
+        down = t.download(dev, into=up)
+        env.waitables["up"].consumed = True  # the download holds the buffer now
+        env.waitable("down", down, ("src",))
+        env.wait("down")
+        env.expect("src", env.pinned["src"].read(), _data(0) + 1, "program")
+
+    def recover_and_check(self, env: Env) -> None:
+        s, t, dev = _s(env, "s"), _s(env, "t"), _d(env, "dev")
+        src = _p(env, "src")
+        _fill(src, _data(10))
+        up = s.upload(src, to=dev)
+        t.launch(add_one, GRID, BLOCK, dev)
+        src = t.download(dev, into=up).wait()
+        env.rebind("src", src)
+        env.expect("src (re-run)", src.read(), _data(10) + 1, "unchanged")
+
+
 PROGRAMS: dict[str, Callable[[], FaultProgram]] = {
     p.name: p
-    for p in (Roundtrip, CrossStream, Strict, PipelineMap, Pool, Mapped, PinnedScope, LendOfLend)
+    for p in (
+        Roundtrip,
+        CrossStream,
+        Strict,
+        PipelineMap,
+        Pool,
+        Mapped,
+        PinnedScope,
+        LendOfLend,
+        Chain,
+    )
 }
 EXCEPTIONS: dict[str, type[BaseException]] = {
     "RuntimeError": RuntimeError,
