@@ -5,9 +5,6 @@ NUMBAXFER_GPU_INTEROP=path, go to JSON."""
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,7 +12,7 @@ import numpy as np
 import pytest
 
 import numbaxfer as nx
-from numbaxfer import _backend
+from tests.gpu.support import numba_backend_and_report
 from tests.kernels import add_one, slow_fill
 
 pytestmark = pytest.mark.gpu
@@ -27,16 +24,7 @@ OUTCOMES: dict[str, str] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def report() -> Iterator[None]:
-    previous = _backend._current
-    _backend.set_backend("numba")
-    yield
-    _backend._current = previous
-    for name, outcome in OUTCOMES.items():
-        print(f"  {name:<70} {outcome}", file=sys.stderr)
-    path = os.environ.get("NUMBAXFER_GPU_INTEROP")
-    if path:
-        with open(path, "w") as f:
-            json.dump(OUTCOMES, f, indent=2)
+    yield from numba_backend_and_report("interop", "NUMBAXFER_GPU_INTEROP", OUTCOMES, {"n": N})
 
 
 def _written_by_slow_kernel(s: nx.Stream[nx.Owned], value: float) -> nx.DeviceArray[nx.Owned, Any]:

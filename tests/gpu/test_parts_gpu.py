@@ -8,9 +8,6 @@ TRIALS trials. Counts print and, with NUMBAXFER_GPU_PARTS=path, go to JSON.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 from collections.abc import Iterator
 
 import numpy as np
@@ -18,7 +15,7 @@ import pytest
 from numba import cuda
 
 import numbaxfer as nx
-from numbaxfer import _backend
+from tests.gpu.support import numba_backend_and_report
 from tests.kernels import add_one
 
 pytestmark = pytest.mark.gpu
@@ -30,17 +27,9 @@ COUNTS: dict[str, dict[str, int]] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def report() -> Iterator[None]:
-    previous = _backend._current
-    _backend.set_backend("numba")
-    yield
-    _backend._current = previous
-    print("\nparts on", cuda.get_current_device().name, file=sys.stderr)
-    for name, c in COUNTS.items():
-        print(f"  {name:<60} {c}", file=sys.stderr)
-    path = os.environ.get("NUMBAXFER_GPU_PARTS")
-    if path:
-        with open(path, "w") as f:
-            json.dump({"n": N, "trials": TRIALS, "counts": COUNTS}, f, indent=2)
+    yield from numba_backend_and_report(
+        "parts", "NUMBAXFER_GPU_PARTS", COUNTS, {"n": N, "trials": TRIALS}
+    )
 
 
 def test_raw_numba_slice_written_while_its_copy_runs_corrupts() -> None:

@@ -7,8 +7,6 @@ are printed and, with NUMBAXFER_GPU_RESULTS=path, written as JSON for RESULTS.md
 
 from __future__ import annotations
 
-import json
-import os
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -18,7 +16,7 @@ import pytest
 from numba import cuda
 
 import numbaxfer as nx
-from numbaxfer import _backend
+from tests.gpu.support import numba_backend_and_report
 
 pytestmark = pytest.mark.gpu
 
@@ -29,17 +27,9 @@ COUNTS: dict[str, dict[str, int]] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def report() -> Iterator[None]:
-    previous = _backend._current
-    _backend.set_backend("numba")
-    yield
-    _backend._current = previous
-    print("\nseed race on", cuda.get_current_device().name, file=sys.stderr)
-    for name, c in COUNTS.items():
-        print(f"  {name:<48} {c}", file=sys.stderr)
-    path = os.environ.get("NUMBAXFER_GPU_RESULTS")
-    if path:
-        with open(path, "w") as f:
-            json.dump({"n": N, "trials": TRIALS, "counts": COUNTS}, f, indent=2)
+    yield from numba_backend_and_report(
+        "seed race", "NUMBAXFER_GPU_RESULTS", COUNTS, {"n": N, "trials": TRIALS}
+    )
 
 
 def record(name: str, **counts: int) -> None:

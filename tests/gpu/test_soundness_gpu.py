@@ -15,9 +15,6 @@ Counts are printed and, with NUMBAXFER_GPU_SOUNDNESS=path, written as JSON.
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,6 +26,7 @@ from numba import cuda
 
 import numbaxfer as nx
 from numbaxfer import _backend
+from tests.gpu.support import numba_backend_and_report
 from tests.kernels import affine
 
 pytestmark = pytest.mark.gpu
@@ -40,17 +38,9 @@ COUNTS: dict[str, dict[str, int]] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def report() -> Iterator[None]:
-    previous = _backend._current
-    _backend.set_backend("numba")
-    yield
-    _backend._current = previous
-    print("\nsoundness on", cuda.get_current_device().name, file=sys.stderr)
-    for name, c in COUNTS.items():
-        print(f"  {name:<60} {c}", file=sys.stderr)
-    path = os.environ.get("NUMBAXFER_GPU_SOUNDNESS")
-    if path:
-        with open(path, "w") as f:
-            json.dump({"n": N, "trials": TRIALS, "counts": COUNTS}, f, indent=2)
+    yield from numba_backend_and_report(
+        "soundness", "NUMBAXFER_GPU_SOUNDNESS", COUNTS, {"n": N, "trials": TRIALS}
+    )
 
 
 def record(name: str, **counts: int) -> None:
