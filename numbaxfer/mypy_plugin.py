@@ -412,8 +412,20 @@ class _Fact:
         return (self.consumed, self.handles, self.producer, self.lend, self.wait, self.noreturn)
 
 
+def _consumed_alias(t: Type) -> TypeAliasType | None:
+    """The ``Consumed[...]`` behind ``t``, also through aliases of it (``Buf: TypeAlias =
+    nx.Consumed[Host]``, ``Buf = TypeAliasType("Buf", nx.Consumed[Host])``)."""
+    for _ in range(8):  # aliases of aliases
+        if not isinstance(t, TypeAliasType) or t.alias is None:
+            return None
+        if t.alias.fullname == CONSUMED:
+            return t
+        t = t.alias.target
+    return None
+
+
 def _is_consumed(t: Type) -> bool:
-    return isinstance(t, TypeAliasType) and t.alias is not None and t.alias.fullname == CONSUMED
+    return _consumed_alias(t) is not None
 
 
 def _first_attr(rest: str) -> str:
@@ -426,8 +438,9 @@ def _first_attr(rest: str) -> str:
 
 
 def _is_handle(t: Type) -> bool:
-    if isinstance(t, TypeAliasType) and t.args:
-        t = t.args[0]
+    alias = _consumed_alias(t)
+    if alias is not None and alias.args:
+        t = alias.args[0]
     p = get_proper_type(t)
     # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
     # chained transfer or a pool: reading their metadata afterwards touches no memory.
@@ -2180,7 +2193,7 @@ class NumbaxferPlugin(Plugin):
         sig = ctx.default_signature
         consumed = False
         for t in sig.arg_types:
-            if isinstance(t, TypeAliasType) and _is_consumed(t):
+            if _is_consumed(t):
                 consumed = True
                 break
         is_wait = fullname == TRANSFER_WAIT
