@@ -449,6 +449,16 @@ def _is_handle(t: Type) -> bool:
     )
 
 
+def _is_transfer(t: Type | None) -> bool:
+    """A Transfer[X] with X not None (a declared or already inferred type)."""
+    if t is None:
+        return False
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.type.fullname == TRANSFER:
+        return not (p.args and isinstance(get_proper_type(p.args[0]), NoneType))
+    return False
+
+
 def _ret_kind(t: Type) -> str:
     """'producer' for Transfer[X] with X not None, 'lend', 'noreturn' or ''."""
     p = get_proper_type(t)
@@ -1673,6 +1683,8 @@ class _Analysis:
             return self.ex(e.expr, st)
         if isinstance(e, CallExpr):
             return self.call(e, st)
+        if isinstance(e, AwaitExpr):
+            return self.await_(e, st)
         if isinstance(e, IndexExpr):
             chain = _path_chain(e)
             r = self.ex(e.base, st) if chain is None else st
@@ -1834,19 +1846,37 @@ class _Analysis:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
         if wait_key is not None:
-            atoms2 = cur.get(wait_key)
-            if any(a[0] == "W" for a in atoms2):
-                self.event("twice", e, wait_key, atoms2)
-            if "." in wait_key or "[" in wait_key:
-                self.compound_keys.add(wait_key)
-            pids = {a[1] for a in atoms2 if a[0] in _TRANSFER_KINDS}
-            cur.put(
-                wait_key,
-                frozenset(("W", pid, e.line) for pid in pids) or frozenset({("W", -1, e.line)}),
-            )
+            self.complete(e, wait_key, cur)
         if fact is not None and fact.noreturn:
             return None
         return cur
+
+    def complete(self, node: Expression, key: str, st: _State) -> None:
+        """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""
+        atoms = st.get(key)
+        if any(a[0] == "W" for a in atoms):
+            self.event("twice", node, key, atoms)
+        if "." in key or "[" in key:
+            self.compound_keys.add(key)
+        pids = {a[1] for a in atoms if a[0] in _TRANSFER_KINDS}
+        st.put(
+            key,
+            frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),
+        )
+
+    def await_(self, e: AwaitExpr, st: _State) -> _State | None:
+        """``await t`` completes a transfer as ``t.wait()`` does (Transfer.__await__
+        waits and returns the array), so it is not a hand-on."""
+        chain = _path_chain(e.expr)
+        if chain is not None:
+            key = chain[-1][0]
+            atoms = st.vals.get(key)
+            held = atoms is not None and any(a[0] in _TRANSFER_KINDS for a in atoms)
+            if held or _is_transfer(_static_type(e.expr)):
+                self.read(chain, st, escape=False)
+                self.complete(e, key, st)
+                return st
+        return self.ex(e.expr, st)
 
     def read_free(self, q: str, call: CallExpr, st: _State, fname: str) -> None:
         for key in _prefixes(q):
