@@ -857,6 +857,18 @@ def _target_names(lv: Expression, out: set[str]) -> None:
 
 def _bound_names(body: Node) -> set[str]:
     """Names a function body binds (its locals), not looking into nested functions."""
+    out, declared = _bindings(body)
+    return out - declared
+
+
+def _shared_writes(fn: FuncItem) -> set[str]:
+    """Names of enclosing scopes that ``fn`` rebinds (``nonlocal x`` / ``global x``)."""
+    out, declared = _bindings(fn.body)
+    return out & declared
+
+
+def _bindings(body: Node) -> tuple[set[str], set[str]]:
+    """Names a body binds, and those it declares ``global``/``nonlocal``."""
     out: set[str] = set()
     declared: set[str] = set()
     todo: list[Node] = [body]
@@ -895,7 +907,7 @@ def _bound_names(body: Node) -> set[str]:
         elif type(n).__name__ in ("GlobalDecl", "NonlocalDecl"):
             declared.update(getattr(n, "names", ()))
         todo.extend(_children(n))
-    return out - declared
+    return out, declared
 
 
 def _free_reads(fn: FuncItem) -> set[str]:
@@ -1016,7 +1028,9 @@ class _Scope:
         "pending",
         "predicted",
         "reported",
+        "shared",
         "spent",
+        "writes",
     )
 
     def __init__(self, binder: object, node: Node, body: list[Statement]) -> None:
@@ -1031,13 +1045,15 @@ class _Scope:
         self.analysis: _Analysis | None = None
         self.spent = 0.0
         funcs: dict[str, set[str]] = {}
+        writes: dict[str, set[str]] = {}
         reads: set[str] = set()
         for name, fn in _nested_functions(body):
             free = _free_reads(fn)
             reads.update(_root(r) for r in free)
             if name is not None:
                 funcs.setdefault(name, set()).update(free)
-        # A local function calling another one reads what that one reads.
+                writes.setdefault(name, set()).update(_shared_writes(fn))
+        # A local function calling another one reads (and rebinds) what that one does.
         for _ in range(len(funcs)):
             changed = False
             for name, free in funcs.items():
@@ -1046,8 +1062,23 @@ class _Scope:
                     if extra:
                         free.update(extra)
                         changed = True
+                    more = writes[other] - writes[name]
+                    if more:
+                        writes[name].update(more)
+                        changed = True
             if not changed:
                 break
+        #: local function -> names of this scope it rebinds (nonlocal/global): a call of
+        #: it rebinds them (``nonlocal host; host = up.wait()``). Where the rebinding is
+        #: conditional in the callee this assumes it happened: silence, not a report.
+        self.writes: dict[str, frozenset[str]] = {
+            k: frozenset(v) for k, v in writes.items() if v
+        }
+        #: Names this function declares global/nonlocal: a transfer bound to one is held
+        #: by the other scope (completed there), so it is handed on, not leaked.
+        self.shared = (
+            frozenset(_bindings(node.body)[1]) if isinstance(node, FuncItem) else frozenset()
+        )
         self.local_funcs: dict[str, frozenset[str]] = {
             k: frozenset(r for r in v if r not in funcs) for k, v in funcs.items()
         }
@@ -1360,7 +1391,12 @@ class _Analysis:
             self.compound_keys.add(key)
         kind, payload = info
         if kind == "producer" and isinstance(payload, _Fact):
-            if is_name and isinstance(node, NameExpr) and key not in self.scope.nested_reads:
+            if (
+                is_name
+                and isinstance(node, NameExpr)
+                and key not in self.scope.nested_reads
+                and key not in self.scope.shared
+            ):
                 st.put(key, frozenset({("P", payload.id, 0)}))
                 self.binds[payload.id] = (key, node)
             else:
@@ -1845,6 +1881,9 @@ class _Analysis:
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
+        if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
+            for q in sorted(self.scope.writes[callee.name]):
+                self.rebind(q, cur, e)
         if wait_key is not None:
             self.complete(e, wait_key, cur)
         if fact is not None and fact.noreturn:
