@@ -990,6 +990,28 @@ def _nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, F
                 todo.extend(b.body)
 
 
+def _none_test(cond: Expression, st: _State) -> tuple[str, bool] | None:
+    """``X is None`` -> (X, True); ``X is not None`` -> (X, False); a bare ``X`` that
+    holds a transfer (Transfer has no __bool__ or __len__: falsy only if None) -> (X,
+    False). The bool is the value of ``cond`` for which X is None."""
+    if isinstance(cond, ComparisonExpr) and len(cond.operators) == 1:
+        op = cond.operators[0]
+        left, right = cond.operands
+        if op in ("is", "is not"):
+            for x, y in ((left, right), (right, left)):
+                if isinstance(y, NameExpr) and y.fullname == "builtins.None":
+                    chain = _path_chain(x)
+                    if chain is not None:
+                        return chain[-1][0], op == "is"
+        return None
+    chain = _path_chain(cond)
+    if chain is not None:
+        atoms = st.vals.get(chain[-1][0])
+        if atoms and all(a[0] in "OPEW" for a in atoms) and any(a[0] != "O" for a in atoms):
+            return chain[-1][0], False
+    return None
+
+
 def _catches_all(t: Expression | None) -> bool:
     if t is None:
         return True
@@ -1071,9 +1093,7 @@ class _Scope:
         #: local function -> names of this scope it rebinds (nonlocal/global): a call of
         #: it rebinds them (``nonlocal host; host = up.wait()``). Where the rebinding is
         #: conditional in the callee this assumes it happened: silence, not a report.
-        self.writes: dict[str, frozenset[str]] = {
-            k: frozenset(v) for k, v in writes.items() if v
-        }
+        self.writes: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in writes.items() if v}
         #: Names this function declares global/nonlocal: a transfer bound to one is held
         #: by the other scope (completed there), so it is handed on, not leaked.
         self.shared = (
@@ -1156,6 +1176,12 @@ class _Analysis:
         #: roots read by lambdas inside expressions: a transfer held there escapes
         self.lambda_reads: set[str] = set()
         self.lambdas_seen: set[int] = set()
+        #: transfers that may stop being held by any variable while their buffer stays
+        #: moved (handed on or pending, then the variable rebound; or completed into
+        #: another name): ``X is None`` proves nothing about their buffers
+        self.unpaired: set[int] = set()
+        #: the wait()/await being assigned, and the path it is assigned to
+        self.wait_target: tuple[Expression, str] | None = None
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -1310,7 +1336,16 @@ class _Analysis:
         rv = s.rvalue
         if isinstance(rv, TempNode) and rv.no_rhs:
             return st
+        self.wait_target = None
+        if len(s.lvalues) == 1 and (
+            isinstance(rv, AwaitExpr)
+            or (isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr))
+        ):
+            target = _path_chain(s.lvalues[0])
+            if target is not None:
+                self.wait_target = (rv, target[-1][0])
         r = self.ex(rv, st)
+        self.wait_target = None
         if r is None:
             return None
         info = self.value_info(rv, r)
@@ -1415,10 +1450,10 @@ class _Analysis:
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
         is_name = _root(key) == key
-        st.vals.pop(key, None)
+        self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
             if k in st.vals and (_extends(k, key) or (is_name and _depends_on_name(k, key))):
-                del st.vals[k]
+                self.lose(st.vals.pop(k))
         if st.alias:
             st.alias.pop(key, None)
             for name in list(st.alias):
@@ -1429,6 +1464,12 @@ class _Analysis:
                 if not targets:
                     del st.alias[name]
         return st
+
+    def lose(self, atoms: Atoms | None) -> None:
+        """A path holding ``atoms`` is rebound: a transfer still pending or handed on there
+        is no longer held by it (see ``unpaired``)."""
+        if atoms:
+            self.unpaired.update(a[1] for a in atoms if a[0] in "PE")
 
     def delete(self, e: Expression, st: _State) -> _State | None:
         if isinstance(e, (TupleExpr, ListExpr)):
@@ -1486,7 +1527,32 @@ class _Analysis:
                     return None  # never waited on any path: not completed
                 if not value and waited == {True}:
                     return None  # waited on every path: completed
+        test = _none_test(cond, st)
+        if test is not None and test[1] == value:
+            self.narrow_none(test[0], st)
         return st
+
+    def narrow_none(self, key: str, st: _State) -> None:
+        """``key`` is None here, so it holds no transfer. The analysis is not relational:
+        a buffer moved by a transfer that ``key`` held on some path stays "maybe moved"
+        (``pending = None`` before a loop, ``if pending is not None: buf =
+        pending.wait()`` at its top). Where no path can hold that transfer any more, its
+        moves are gone as well: the only ways to lose a transfer are completing it into
+        the moved buffer (which rebinds it) and the ones ``unpaired`` records, which
+        keep the moves."""
+        atoms = st.vals.get(key)
+        if not atoms or not all(a[0] in "OPEW" for a in atoms):
+            return
+        st.put(key, _OWN_SET)
+        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+            if pid in self.unpaired or any(
+                a[1] == pid and a[0] in _TRANSFER_KINDS for v in st.vals.values() for a in v
+            ):
+                continue
+            gone = ("M", pid, 0)
+            for k, v in list(st.vals.items()):
+                if gone in v:
+                    st.put(k, (v - {gone}) or _OWN_SET)
 
     def loop(
         self, head_in: _State, body: Callable[[_State, _Ctx], _State | None], ctx: _Ctx
@@ -1721,6 +1787,14 @@ class _Analysis:
             return self.call(e, st)
         if isinstance(e, AwaitExpr):
             return self.await_(e, st)
+        none_test = _none_test(e, st) if isinstance(e, ComparisonExpr) else None
+        if isinstance(e, ComparisonExpr) and none_test is not None:
+            for x in e.operands:
+                chain = _path_chain(x)
+                if chain is not None and chain[-1][0] == none_test[0]:
+                    # comparing with None reads no memory and hands nothing on
+                    self.read(chain, st, escape=False)
+            return st
         if isinstance(e, IndexExpr):
             chain = _path_chain(e)
             r = self.ex(e.base, st) if chain is None else st
@@ -1898,6 +1972,12 @@ class _Analysis:
         if "." in key or "[" in key:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in _TRANSFER_KINDS}
+        wt = self.wait_target
+        for pid in pids:
+            # Completed into the moved buffer (``host = up.wait()``), or the buffer may
+            # stay moved after the transfer is gone.
+            if wt is None or wt[0] is not node or wt[1] not in self.moved.get(pid, []):
+                self.unpaired.add(pid)
         st.put(
             key,
             frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),

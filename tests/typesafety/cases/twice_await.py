@@ -15,7 +15,7 @@ async def f() -> None:
     up = s.upload(host, to=dev)
     host = await up
     host.read()
-    again = up.wait()  # E: transfer-completed-twice "\"up\" is completed twice" "line 15"
+    again = up.wait()  # E: transfer-completed-twice "\"up\" is completed twice" "line 16"
 
 
 asyncio.run(f())
