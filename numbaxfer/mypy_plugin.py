@@ -165,12 +165,15 @@ __all__ = [
 ]
 
 #: Bump when the plugin's behaviour changes: part of the incremental cache key.
-PLUGIN_VERSION: Final = "1"
+PLUGIN_VERSION: Final = "2"
 MIN_MYPY: Final = (1, 16)
 
 CONSUMED: Final = "numbaxfer._ownership.Consumed"
 TRANSFER: Final = "numbaxfer._transfer.Transfer"
 TRANSFER_WAIT: Final = "numbaxfer._transfer.Transfer.wait"
+#: Calling a functools.partial: mypy's functools plugin keeps the partially applied
+#: signature on the partial's type, which is what the call does.
+PARTIAL_CALL: Final = "functools.partial.__call__"
 LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
@@ -2251,7 +2254,7 @@ class NumbaxferPlugin(Plugin):
         return hook if self._claims(fullname) else None
 
     def _claims(self, fullname: str) -> bool:
-        if fullname == TRANSFER_WAIT:
+        if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
             return True
         if not self._fine_grained:
             # One build sees each symbol with one signature: decide once. (dmypy updates
@@ -2340,6 +2343,14 @@ class NumbaxferPlugin(Plugin):
 
     def _on_call(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
         sig = ctx.default_signature
+        partial: CallableType | None = None
+        if fullname == PARTIAL_CALL and isinstance(ctx, MethodSigContext):
+            recv = get_proper_type(ctx.type)
+            extra = recv.extra_attrs if isinstance(recv, Instance) else None
+            applied = get_proper_type(extra.attrs.get("__mypy_partial")) if extra else None
+            if not isinstance(applied, CallableType):
+                return
+            partial = sig = applied
         consumed = False
         for t in sig.arg_types:
             if _is_consumed(t):
@@ -2357,9 +2368,16 @@ class NumbaxferPlugin(Plugin):
         if scope is None:
             return
         actual_index = {id(a): i for i, a in enumerate(call.args)}
-        formal_actuals = [
+        formal_actuals: list[list[int]] | None = [
             [actual_index[id(a)] for a in group if id(a) in actual_index] for group in ctx.args
         ]
+        if partial is not None:  # ctx.args are for __call__(*args, **kwargs)
+            formal_actuals = _map_actuals(call, partial, False)
+            meth, _, cls = (partial.name or "").partition(" of ")  # "upload of Stream"
+            if meth:
+                fullname = f"{cls}.{meth}" if cls else meth
+        if formal_actuals is None:
+            return
         fact = _fact_from_signature(
             call,
             sig.arg_types,
