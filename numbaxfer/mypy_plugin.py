@@ -165,12 +165,15 @@ __all__ = [
 ]
 
 #: Bump when the plugin's behaviour changes: part of the incremental cache key.
-PLUGIN_VERSION: Final = "1"
+PLUGIN_VERSION: Final = "2"
 MIN_MYPY: Final = (1, 16)
 
 CONSUMED: Final = "numbaxfer._ownership.Consumed"
 TRANSFER: Final = "numbaxfer._transfer.Transfer"
 TRANSFER_WAIT: Final = "numbaxfer._transfer.Transfer.wait"
+#: Calling a functools.partial: mypy's functools plugin keeps the partially applied
+#: signature on the partial's type, which is what the call does.
+PARTIAL_CALL: Final = "functools.partial.__call__"
 LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
@@ -412,8 +415,20 @@ class _Fact:
         return (self.consumed, self.handles, self.producer, self.lend, self.wait, self.noreturn)
 
 
+def _consumed_alias(t: Type) -> TypeAliasType | None:
+    """The ``Consumed[...]`` behind ``t``, also through aliases of it (``Buf: TypeAlias =
+    nx.Consumed[Host]``, ``Buf = TypeAliasType("Buf", nx.Consumed[Host])``)."""
+    for _ in range(8):  # aliases of aliases
+        if not isinstance(t, TypeAliasType) or t.alias is None:
+            return None
+        if t.alias.fullname == CONSUMED:
+            return t
+        t = t.alias.target
+    return None
+
+
 def _is_consumed(t: Type) -> bool:
-    return isinstance(t, TypeAliasType) and t.alias is not None and t.alias.fullname == CONSUMED
+    return _consumed_alias(t) is not None
 
 
 def _first_attr(rest: str) -> str:
@@ -426,14 +441,25 @@ def _first_attr(rest: str) -> str:
 
 
 def _is_handle(t: Type) -> bool:
-    if isinstance(t, TypeAliasType) and t.args:
-        t = t.args[0]
+    alias = _consumed_alias(t)
+    if alias is not None and alias.args:
+        t = alias.args[0]
     p = get_proper_type(t)
     # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
     # chained transfer or a pool: reading their metadata afterwards touches no memory.
     return isinstance(p, Instance) and any(
         b.fullname in HANDLES or b.fullname == TRANSFER for b in p.type.mro
     )
+
+
+def _is_transfer(t: Type | None) -> bool:
+    """A Transfer[X] with X not None (a declared or already inferred type)."""
+    if t is None:
+        return False
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.type.fullname == TRANSFER:
+        return not (p.args and isinstance(get_proper_type(p.args[0]), NoneType))
+    return False
 
 
 def _ret_kind(t: Type) -> str:
@@ -834,6 +860,18 @@ def _target_names(lv: Expression, out: set[str]) -> None:
 
 def _bound_names(body: Node) -> set[str]:
     """Names a function body binds (its locals), not looking into nested functions."""
+    out, declared = _bindings(body)
+    return out - declared
+
+
+def _shared_writes(fn: FuncItem) -> set[str]:
+    """Names of enclosing scopes that ``fn`` rebinds (``nonlocal x`` / ``global x``)."""
+    out, declared = _bindings(fn.body)
+    return out & declared
+
+
+def _bindings(body: Node) -> tuple[set[str], set[str]]:
+    """Names a body binds, and those it declares ``global``/``nonlocal``."""
     out: set[str] = set()
     declared: set[str] = set()
     todo: list[Node] = [body]
@@ -872,7 +910,7 @@ def _bound_names(body: Node) -> set[str]:
         elif type(n).__name__ in ("GlobalDecl", "NonlocalDecl"):
             declared.update(getattr(n, "names", ()))
         todo.extend(_children(n))
-    return out - declared
+    return out, declared
 
 
 def _free_reads(fn: FuncItem) -> set[str]:
@@ -955,6 +993,28 @@ def _nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, F
                 todo.extend(b.body)
 
 
+def _none_test(cond: Expression, st: _State) -> tuple[str, bool] | None:
+    """``X is None`` -> (X, True); ``X is not None`` -> (X, False); a bare ``X`` that
+    holds a transfer (Transfer has no __bool__ or __len__: falsy only if None) -> (X,
+    False). The bool is the value of ``cond`` for which X is None."""
+    if isinstance(cond, ComparisonExpr) and len(cond.operators) == 1:
+        op = cond.operators[0]
+        left, right = cond.operands
+        if op in ("is", "is not"):
+            for x, y in ((left, right), (right, left)):
+                if isinstance(y, NameExpr) and y.fullname == "builtins.None":
+                    chain = _path_chain(x)
+                    if chain is not None:
+                        return chain[-1][0], op == "is"
+        return None
+    chain = _path_chain(cond)
+    if chain is not None:
+        atoms = st.vals.get(chain[-1][0])
+        if atoms and all(a[0] in "OPEW" for a in atoms) and any(a[0] != "O" for a in atoms):
+            return chain[-1][0], False
+    return None
+
+
 def _catches_all(t: Expression | None) -> bool:
     if t is None:
         return True
@@ -993,7 +1053,9 @@ class _Scope:
         "pending",
         "predicted",
         "reported",
+        "shared",
         "spent",
+        "writes",
     )
 
     def __init__(self, binder: object, node: Node, body: list[Statement]) -> None:
@@ -1008,13 +1070,15 @@ class _Scope:
         self.analysis: _Analysis | None = None
         self.spent = 0.0
         funcs: dict[str, set[str]] = {}
+        writes: dict[str, set[str]] = {}
         reads: set[str] = set()
         for name, fn in _nested_functions(body):
             free = _free_reads(fn)
             reads.update(_root(r) for r in free)
             if name is not None:
                 funcs.setdefault(name, set()).update(free)
-        # A local function calling another one reads what that one reads.
+                writes.setdefault(name, set()).update(_shared_writes(fn))
+        # A local function calling another one reads (and rebinds) what that one does.
         for _ in range(len(funcs)):
             changed = False
             for name, free in funcs.items():
@@ -1023,8 +1087,21 @@ class _Scope:
                     if extra:
                         free.update(extra)
                         changed = True
+                    more = writes[other] - writes[name]
+                    if more:
+                        writes[name].update(more)
+                        changed = True
             if not changed:
                 break
+        #: local function -> names of this scope it rebinds (nonlocal/global): a call of
+        #: it rebinds them (``nonlocal host; host = up.wait()``). Where the rebinding is
+        #: conditional in the callee this assumes it happened: silence, not a report.
+        self.writes: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in writes.items() if v}
+        #: Names this function declares global/nonlocal: a transfer bound to one is held
+        #: by the other scope (completed there), so it is handed on, not leaked.
+        self.shared = (
+            frozenset(_bindings(node.body)[1]) if isinstance(node, FuncItem) else frozenset()
+        )
         self.local_funcs: dict[str, frozenset[str]] = {
             k: frozenset(r for r in v if r not in funcs) for k, v in funcs.items()
         }
@@ -1102,6 +1179,12 @@ class _Analysis:
         #: roots read by lambdas inside expressions: a transfer held there escapes
         self.lambda_reads: set[str] = set()
         self.lambdas_seen: set[int] = set()
+        #: transfers that may stop being held by any variable while their buffer stays
+        #: moved (handed on or pending, then the variable rebound; or completed into
+        #: another name): ``X is None`` proves nothing about their buffers
+        self.unpaired: set[int] = set()
+        #: the wait()/await being assigned, and the path it is assigned to
+        self.wait_target: tuple[Expression, str] | None = None
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -1256,7 +1339,16 @@ class _Analysis:
         rv = s.rvalue
         if isinstance(rv, TempNode) and rv.no_rhs:
             return st
+        self.wait_target = None
+        if len(s.lvalues) == 1 and (
+            isinstance(rv, AwaitExpr)
+            or (isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr))
+        ):
+            target = _path_chain(s.lvalues[0])
+            if target is not None:
+                self.wait_target = (rv, target[-1][0])
         r = self.ex(rv, st)
+        self.wait_target = None
         if r is None:
             return None
         info = self.value_info(rv, r)
@@ -1337,7 +1429,12 @@ class _Analysis:
             self.compound_keys.add(key)
         kind, payload = info
         if kind == "producer" and isinstance(payload, _Fact):
-            if is_name and isinstance(node, NameExpr) and key not in self.scope.nested_reads:
+            if (
+                is_name
+                and isinstance(node, NameExpr)
+                and key not in self.scope.nested_reads
+                and key not in self.scope.shared
+            ):
                 st.put(key, frozenset({("P", payload.id, 0)}))
                 self.binds[payload.id] = (key, node)
             else:
@@ -1356,10 +1453,10 @@ class _Analysis:
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
         is_name = _root(key) == key
-        st.vals.pop(key, None)
+        self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
             if k in st.vals and (_extends(k, key) or (is_name and _depends_on_name(k, key))):
-                del st.vals[k]
+                self.lose(st.vals.pop(k))
         if st.alias:
             st.alias.pop(key, None)
             for name in list(st.alias):
@@ -1370,6 +1467,12 @@ class _Analysis:
                 if not targets:
                     del st.alias[name]
         return st
+
+    def lose(self, atoms: Atoms | None) -> None:
+        """A path holding ``atoms`` is rebound: a transfer still pending or handed on there
+        is no longer held by it (see ``unpaired``)."""
+        if atoms:
+            self.unpaired.update(a[1] for a in atoms if a[0] in "PE")
 
     def delete(self, e: Expression, st: _State) -> _State | None:
         if isinstance(e, (TupleExpr, ListExpr)):
@@ -1427,7 +1530,32 @@ class _Analysis:
                     return None  # never waited on any path: not completed
                 if not value and waited == {True}:
                     return None  # waited on every path: completed
+        test = _none_test(cond, st)
+        if test is not None and test[1] == value:
+            self.narrow_none(test[0], st)
         return st
+
+    def narrow_none(self, key: str, st: _State) -> None:
+        """``key`` is None here, so it holds no transfer. The analysis is not relational:
+        a buffer moved by a transfer that ``key`` held on some path stays "maybe moved"
+        (``pending = None`` before a loop, ``if pending is not None: buf =
+        pending.wait()`` at its top). Where no path can hold that transfer any more, its
+        moves are gone as well: the only ways to lose a transfer are completing it into
+        the moved buffer (which rebinds it) and the ones ``unpaired`` records, which
+        keep the moves."""
+        atoms = st.vals.get(key)
+        if not atoms or not all(a[0] in "OPEW" for a in atoms):
+            return
+        st.put(key, _OWN_SET)
+        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+            if pid in self.unpaired or any(
+                a[1] == pid and a[0] in _TRANSFER_KINDS for v in st.vals.values() for a in v
+            ):
+                continue
+            gone = ("M", pid, 0)
+            for k, v in list(st.vals.items()):
+                if gone in v:
+                    st.put(k, (v - {gone}) or _OWN_SET)
 
     def loop(
         self, head_in: _State, body: Callable[[_State, _Ctx], _State | None], ctx: _Ctx
@@ -1660,6 +1788,16 @@ class _Analysis:
             return self.ex(e.expr, st)
         if isinstance(e, CallExpr):
             return self.call(e, st)
+        if isinstance(e, AwaitExpr):
+            return self.await_(e, st)
+        none_test = _none_test(e, st) if isinstance(e, ComparisonExpr) else None
+        if isinstance(e, ComparisonExpr) and none_test is not None:
+            for x in e.operands:
+                chain = _path_chain(x)
+                if chain is not None and chain[-1][0] == none_test[0]:
+                    # comparing with None reads no memory and hands nothing on
+                    self.read(chain, st, escape=False)
+            return st
         if isinstance(e, IndexExpr):
             chain = _path_chain(e)
             r = self.ex(e.base, st) if chain is None else st
@@ -1820,20 +1958,47 @@ class _Analysis:
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
+        if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
+            for q in sorted(self.scope.writes[callee.name]):
+                self.rebind(q, cur, e)
         if wait_key is not None:
-            atoms2 = cur.get(wait_key)
-            if any(a[0] == "W" for a in atoms2):
-                self.event("twice", e, wait_key, atoms2)
-            if "." in wait_key or "[" in wait_key:
-                self.compound_keys.add(wait_key)
-            pids = {a[1] for a in atoms2 if a[0] in _TRANSFER_KINDS}
-            cur.put(
-                wait_key,
-                frozenset(("W", pid, e.line) for pid in pids) or frozenset({("W", -1, e.line)}),
-            )
+            self.complete(e, wait_key, cur)
         if fact is not None and fact.noreturn:
             return None
         return cur
+
+    def complete(self, node: Expression, key: str, st: _State) -> None:
+        """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""
+        atoms = st.get(key)
+        if any(a[0] == "W" for a in atoms):
+            self.event("twice", node, key, atoms)
+        if "." in key or "[" in key:
+            self.compound_keys.add(key)
+        pids = {a[1] for a in atoms if a[0] in _TRANSFER_KINDS}
+        wt = self.wait_target
+        for pid in pids:
+            # Completed into the moved buffer (``host = up.wait()``), or the buffer may
+            # stay moved after the transfer is gone.
+            if wt is None or wt[0] is not node or wt[1] not in self.moved.get(pid, []):
+                self.unpaired.add(pid)
+        st.put(
+            key,
+            frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),
+        )
+
+    def await_(self, e: AwaitExpr, st: _State) -> _State | None:
+        """``await t`` completes a transfer as ``t.wait()`` does (Transfer.__await__
+        waits and returns the array), so it is not a hand-on."""
+        chain = _path_chain(e.expr)
+        if chain is not None:
+            key = chain[-1][0]
+            atoms = st.vals.get(key)
+            held = atoms is not None and any(a[0] in _TRANSFER_KINDS for a in atoms)
+            if held or _is_transfer(_static_type(e.expr)):
+                self.read(chain, st, escape=False)
+                self.complete(e, key, st)
+                return st
+        return self.ex(e.expr, st)
 
     def read_free(self, q: str, call: CallExpr, st: _State, fname: str) -> None:
         for key in _prefixes(q):
@@ -2089,7 +2254,7 @@ class NumbaxferPlugin(Plugin):
         return hook if self._claims(fullname) else None
 
     def _claims(self, fullname: str) -> bool:
-        if fullname == TRANSFER_WAIT:
+        if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
             return True
         if not self._fine_grained:
             # One build sees each symbol with one signature: decide once. (dmypy updates
@@ -2178,9 +2343,17 @@ class NumbaxferPlugin(Plugin):
 
     def _on_call(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
         sig = ctx.default_signature
+        partial: CallableType | None = None
+        if fullname == PARTIAL_CALL and isinstance(ctx, MethodSigContext):
+            recv = get_proper_type(ctx.type)
+            extra = recv.extra_attrs if isinstance(recv, Instance) else None
+            applied = get_proper_type(extra.attrs.get("__mypy_partial")) if extra else None
+            if not isinstance(applied, CallableType):
+                return
+            partial = sig = applied
         consumed = False
         for t in sig.arg_types:
-            if isinstance(t, TypeAliasType) and _is_consumed(t):
+            if _is_consumed(t):
                 consumed = True
                 break
         is_wait = fullname == TRANSFER_WAIT
@@ -2195,9 +2368,16 @@ class NumbaxferPlugin(Plugin):
         if scope is None:
             return
         actual_index = {id(a): i for i, a in enumerate(call.args)}
-        formal_actuals = [
+        formal_actuals: list[list[int]] | None = [
             [actual_index[id(a)] for a in group if id(a) in actual_index] for group in ctx.args
         ]
+        if partial is not None:  # ctx.args are for __call__(*args, **kwargs)
+            formal_actuals = _map_actuals(call, partial, False)
+            meth, _, cls = (partial.name or "").partition(" of ")  # "upload of Stream"
+            if meth:
+                fullname = f"{cls}.{meth}" if cls else meth
+        if formal_actuals is None:
+            return
         fact = _fact_from_signature(
             call,
             sig.arg_types,
