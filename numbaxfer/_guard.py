@@ -24,6 +24,7 @@ Everything here is a no-op while guard mode is off, except :func:`lifted`'s one 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import faulthandler
@@ -31,6 +32,7 @@ import mmap
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any, Final, TypeVar
 
@@ -59,8 +61,9 @@ _R = TypeVar("_R")
 
 _enabled = os.environ.get(GUARD_ENV, "").strip().lower() not in ("", "0", "false", "no", "off")
 _lock: Final = threading.RLock()
-#: The protections in force: page-range start address -> its Protection.
-_active: Final[dict[int, Protection]] = {}
+#: The protections in force: page-range start address -> its Protection (weakly: a
+#: protection garbage-collected with what held it lifts itself).
+_active: Final[weakref.WeakValueDictionary[int, Protection]] = weakref.WeakValueDictionary()
 _mprotect: Any = None
 
 
@@ -103,7 +106,7 @@ def _enable_faulthandler() -> None:
         try:
             faulthandler.enable(file=sys.stderr, all_threads=True)
         except (AttributeError, ValueError, OSError):  # no usable stderr (embedded, closed)
-            faulthandler.enable(file=sys.__stderr__ or 2, all_threads=True)  # type: ignore[arg-type]
+            faulthandler.enable(file=sys.__stderr__ or 2, all_threads=True)
 
 
 def alloc_pages(shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
@@ -162,10 +165,8 @@ class Protection:
             _set(self.addr, self.size, PROT_RW)
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):  # at shutdown libc or the lock may be gone
             self.release()
-        except Exception:  # interpreter shutdown: libc or the lock may be gone
-            pass
 
 
 def protect(buf: NDArray[Any], writes: bool, what: str) -> Protection | None:
@@ -184,7 +185,7 @@ def protect(buf: NDArray[Any], writes: bool, what: str) -> Protection | None:
     with _lock:
         for other in _overlapping(first, last):
             other.active = False  # superseded: its release lifts nothing
-            del _active[other.addr]
+            _active.pop(other.addr, None)
         _set(first, last - first, prot)
         token.active = True
         _active[first] = token
