@@ -183,7 +183,7 @@ def protect(buf: NDArray[Any], writes: bool, what: str) -> Protection | None:
     prot = PROT_NONE if writes else PROT_READ
     token = Protection(buf, first, last - first, prot, what)
     with _lock:
-        for other in _overlapping(first, last):
+        for other in _overlapping(first, last) if _active else ():
             other.active = False  # superseded: its release lifts nothing
             _active.pop(other.addr, None)
         _set(first, last - first, prot)
@@ -196,9 +196,10 @@ def _overlapping(lo: int, hi: int) -> list[Protection]:
     return [p for p in _active.values() if p.addr < hi and lo < p.addr + p.size]
 
 
-def lifted(arrays: Iterable[Any], run: Callable[[], _R]) -> _R:
+def lifted(arrays: Iterable[Any], run: Callable[[], _R], *, writes: bool = True) -> _R:
     """Run ``run`` (a CPU backend's copy or kernel) with the protection of the memory of
-    ``arrays`` (numpy arrays, or objects with a numpy ``_ary``) lifted, then put back."""
+    ``arrays`` (numpy arrays, or objects with a numpy ``_ary``) lifted, then put back.
+    ``writes=False`` (``run`` only reads them): read-only pages are left as they are."""
     if not _active:
         return run()
     with _lock:
@@ -207,7 +208,11 @@ def lifted(arrays: Iterable[Any], run: Callable[[], _R]) -> _R:
             ary = obj if isinstance(obj, np.ndarray) else getattr(obj, "_ary", None)
             if isinstance(ary, np.ndarray) and ary.size:
                 lo, hi = _span(ary)
-                hit.extend(p for p in _overlapping(lo, hi) if p not in hit)
+                hit.extend(
+                    p
+                    for p in _overlapping(lo, hi)
+                    if p not in hit and (writes or p.prot == PROT_NONE)
+                )
         for p in hit:
             _set(p.addr, p.size, PROT_RW)
         try:

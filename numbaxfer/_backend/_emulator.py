@@ -265,7 +265,11 @@ class EmulatorBackend:
     # The CPU is this backend's DMA engine and its GPU: a copy or kernel runs with the
     # guard-mode protection of the host memory it touches lifted (numbaxfer._guard).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
-        self._enqueue(stream, "copy_htod", lambda: lifted((src,), lambda: np.copyto(dst._ary, src)))
+        self._enqueue(
+            stream,
+            "copy_htod",
+            lambda: lifted((src,), lambda: np.copyto(dst._ary, src), writes=False),
+        )
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
         self._enqueue(stream, "copy_dtoh", lambda: lifted((dst,), lambda: np.copyto(dst, src._ary)))

@@ -148,7 +148,7 @@ class NumbaBackend:
     # download writes memory its upload protected; a kernel reads a mapped array).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
         if self.simulated:
-            lifted((src,), lambda: dst.copy_to_device(src, stream=stream))
+            lifted((src,), lambda: dst.copy_to_device(src, stream=stream), writes=False)
         else:
             dst.copy_to_device(src, stream=stream)
 
