@@ -109,6 +109,19 @@ def _enable_faulthandler() -> None:
             faulthandler.enable(file=sys.__stderr__ or 2, all_threads=True)
 
 
+class _Pages(mmap.mmap):
+    """Anonymous pages that know the array made over them: numpy collapses the base of
+    every view to this object, and ``base`` leads on to that array, so that a walk up
+    the bases from any view (``owned_by_numbaxfer``) finds the allocated array. Weakly:
+    the array already holds the pages."""
+
+    _owner: weakref.ref[NDArray[Any]] | None = None
+
+    @property
+    def base(self) -> NDArray[Any] | None:
+        return None if self._owner is None else self._owner()
+
+
 def alloc_pages(shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
     """Zeroed host memory of its own pages (anonymous ``mmap``, page-rounded) as numpy:
     what the CPU backends allocate in guard mode, so that every page can be protected."""
@@ -116,8 +129,10 @@ def alloc_pages(shape: tuple[int, ...], dtype: np.dtype[Any]) -> NDArray[Any]:
     for n in shape:
         count *= n
     nbytes = max(count * dtype.itemsize, 1)
-    area = mmap.mmap(-1, -(-nbytes // PAGE) * PAGE)
-    return np.frombuffer(area, dtype=dtype, count=count).reshape(shape)
+    area = _Pages(-1, -(-nbytes // PAGE) * PAGE)
+    array: NDArray[Any] = np.ndarray(shape, dtype=dtype, buffer=area)
+    area._owner = weakref.ref(array)
+    return array
 
 
 def _span(buf: NDArray[Any]) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from ._backend import Backend, get_backend
 from ._device import DeviceArray
 from ._errors import UseAfterTransferError, where
 from ._guard import Protection, guard_enabled, lifted, protect
-from ._host import PinnedArray, remember_pinned
+from ._host import PinnedArray, read_only_view, remember_pinned
 from ._lifetime import keep_alive
 from ._order import DeviceOrder
 from ._ownership import STATE_LOCK, Lent, MoveRecord, Owned, Unique, caller_site
@@ -117,8 +117,7 @@ class Mapping(Unique, Generic[DT]):
         """
         if guard_enabled() or self._guard is not None:
             snap: NDArray[DT] = lifted((self._host._buf,), self._host._buf.copy)
-            snap.flags.writeable = False
-            return snap
+            return read_only_view(snap)  # cannot be made writable, like the live view
         view: NDArray[DT] = self._host._ro.view()
         return view
 
