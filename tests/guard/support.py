@@ -49,6 +49,9 @@ def run_program(
     if backend == "simulator":
         env["NUMBA_ENABLE_CUDASIM"] = "1"
         env["NUMBAXFER_BACKEND"] = "numba"
+    elif backend == "gpu":  # numba-cuda on a real GPU
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+        env["NUMBAXFER_BACKEND"] = "numba"
     else:
         env["NUMBAXFER_BACKEND"] = backend
     if guard:

@@ -4,6 +4,7 @@ and, on the lazy emulator, give the wrong answer (the known hole)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -264,3 +265,34 @@ print("parts:", whole.read()[999], whole.read()[1000])
     assert run.returncode == 0, run.describe()
     assert "chained: True" in run.stdout
     assert "parts: 2.0 3.0" in run.stdout
+
+
+def _gpu() -> bool:
+    """Is there a GPU? Probed in a fresh interpreter without the simulator."""
+    import subprocess
+    import sys
+
+    try:
+        probe = "from numba import cuda; raise SystemExit(0 if cuda.is_available() else 1)"
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+        return subprocess.run([sys.executable, "-c", probe], env=env, timeout=120).returncode == 0
+    except Exception:
+        return False
+
+
+gpu = pytest.mark.skipif(not _gpu(), reason="needs a CUDA GPU")
+
+
+@gpu
+@pytest.mark.parametrize(
+    "program", [KEPT_READ_UNDER_DOWNLOAD, KEPT_WRITE_UNDER_UPLOAD], ids=["read", "write"]
+)
+def test_on_the_gpu_a_stray_access_stops_at_the_line(tmp_path: Path, program: str) -> None:
+    assert_stopped_at_access(run_program(program, tmp_path, backend="gpu"))
+
+
+@gpu
+def test_on_the_gpu_dma_through_protected_pages_gives_the_right_data(tmp_path: Path) -> None:
+    run = run_program(READ_UNDER_UPLOAD, tmp_path, backend="gpu")
+    assert run.returncode == 0, run.describe()
+    assert "device got: 7.0 host now: 3.0 view: 3.0" in run.stdout
