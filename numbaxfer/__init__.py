@@ -31,6 +31,7 @@ from ._errors import (
     UnfinishedTransferError,
     UseAfterTransferError,
 )
+from ._guard import guard_enabled, set_guard
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._interop import adopt_array, adopt_stream
 from ._mapped import MappedArray, Mapping, mapped_array
@@ -71,6 +72,7 @@ __all__ = [
     "adopt_stream",
     "current_backend",
     "device_array",
+    "guard_enabled",
     "join",
     "kernel",
     "mapped",
@@ -78,6 +80,7 @@ __all__ = [
     "pinned",
     "pinned_array",
     "pinned_copy",
+    "set_guard",
     "split",
     "stream",
     "use_backend",

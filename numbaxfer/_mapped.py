@@ -19,7 +19,8 @@ from numpy.typing import DTypeLike, NDArray
 from ._backend import Backend, get_backend
 from ._device import DeviceArray
 from ._errors import UseAfterTransferError, where
-from ._host import PinnedArray, remember_pinned
+from ._guard import Protection, guard_enabled, lifted, protect
+from ._host import PinnedArray, read_only_view, remember_pinned
 from ._lifetime import keep_alive
 from ._order import DeviceOrder
 from ._ownership import STATE_LOCK, Lent, MoveRecord, Owned, Unique, caller_site
@@ -54,12 +55,21 @@ class Mapping(Unique, Generic[DT]):
     it); ``wait()`` returns the host handle once every kernel that used it has
     finished. Made by ``Stream.map``; complete it exactly once, like a transfer."""
 
-    __slots__ = ("__weakref__", "_backend", "_completed_at", "_host", "_move", "device")
+    __slots__ = (
+        "__weakref__",
+        "_backend",
+        "_completed_at",
+        "_guard",
+        "_host",
+        "_move",
+        "device",
+    )
 
     _backend: Backend
     _host: MappedArray[Any, DT]
     _move: MoveRecord
     _completed_at: tuple[str, int] | None
+    _guard: Protection | None  # guard mode: the memory is no-access under kernels
     device: DeviceArray[Owned, DT]
 
     def __init__(self) -> None:
@@ -73,6 +83,7 @@ class Mapping(Unique, Generic[DT]):
         self._host = host
         self._move = move
         self._completed_at = None
+        self._guard = None
         name = f"{host._flag.name} (mapped into the device at {where(move.site)})"
         device: DeviceArray[Owned, DT] = DeviceArray._adopt(
             host._backend, host._device_buf, host.shape, host.dtype, name
@@ -82,6 +93,7 @@ class Mapping(Unique, Generic[DT]):
         self.device = device
         if host._scope is not None:  # memory mapped in place: its block must see this
             host._scope.mappings[id(self)] = weakref.ref(self)
+        self._guard = protect(host._buf, True, f"the mapping of {host._flag.name}")
         return self
 
     def _fences(self) -> list[Any]:
@@ -100,8 +112,12 @@ class Mapping(Unique, Generic[DT]):
 
         RACY BY DESIGN: for progress counters a running kernel updates; the values may
         be stale or torn. Never use it for results: take those from ``wait()``. The
-        view cannot be made writable.
+        view cannot be made writable. In guard mode (the memory is protected) it is a
+        read-only snapshot copied with the protection lifted for the copy.
         """
+        if guard_enabled() or self._guard is not None:
+            snap: NDArray[DT] = lifted((self._host._buf,), self._host._buf.copy)
+            return read_only_view(snap)  # cannot be made writable, like the live view
         view: NDArray[DT] = self._host._ro.view()
         return view
 
@@ -119,6 +135,9 @@ class Mapping(Unique, Generic[DT]):
             fences = self._fences()
         for event in fences:
             self._backend.sync_event(event)
+        guard, self._guard = self._guard, None
+        if guard is not None:  # the kernels are done: the memory may be touched again
+            guard.release()
         order_fences = self.device._order.fences
         assert order_fences is not None
         with STATE_LOCK:
@@ -153,7 +172,9 @@ class Mapping(Unique, Generic[DT]):
             return
         if completed is not None:
             return
-        keep: Any = (host._buf, host._mem, host._device_buf)
+        keep: Any = (host._buf, host._mem, host._device_buf, self._guard)
+        if not fences and self._guard is not None:
+            self._guard.release()  # no kernel used it: nothing to guard
         if host._scope is not None:  # keep the memory pinned too; the block's exit sees it
             keep = (keep, host._scope.pin)
             host._scope.mappings.pop(id(self), None)

@@ -9,6 +9,7 @@ from typing import Any, Final, Generic, TypeVar, final
 
 from ._backend import Backend
 from ._errors import UseAfterTransferError, where
+from ._guard import Protection, protect
 from ._host import PinnedArray
 from ._lifetime import has_orphans, keep_alive, reap_orphans
 from ._order import StreamCore
@@ -45,6 +46,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         "_backend",
         "_core",
         "_event",
+        "_guard",
         "_handle",
         "_host",
         "_kind",
@@ -59,6 +61,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
     _backend: Backend
     _core: StreamCore
     _event: Any
+    _guard: Protection | None  # guard mode: the protection of the moved memory
     _handle: PinnedArray[Any, Any] | None  # the moved handle (retired); None once returned
     _host: str  # the moved array's name, or for a device copy what it copies
     _kind: str
@@ -97,6 +100,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         self._waited_at = None
         self._kind = kind
         self._handle = host
+        self._guard = None
         number = self._number = next(_numbers)
         self._host = what if host is None else host._flag.name
         if has_orphans():
@@ -110,6 +114,8 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         core.pending[number] = (kind, self._host)
         if scope is not None:
             scope.inflight[number] = entry
+        # Guard mode: lock the CPU out of the memory (an upload may still read it).
+        self._guard = protect(host._buf, kind != "upload", self.label)
         return self
 
     def _abandon(self) -> None:
@@ -121,6 +127,13 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             handle._scope.inflight.pop(self._number, None)
         self._handle = None
         self._state = _COMPLETED
+        self._lift()
+
+    def _lift(self) -> None:
+        """Guard mode: end the protection of the moved memory (its copy is over)."""
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            guard.release()
 
     @property
     def label(self) -> str:
@@ -167,6 +180,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
                 self._backend.release_event(self._event)
             while self._after:  # chained predecessors' events: done with too
                 self._backend.release_event(self._after.pop())
+            self._lift()  # the copy has finished: the memory may be touched again
             with STATE_LOCK:
                 result = self._give_back(site)
             # The commit: plain stores, no call between them (no interrupt can land).
@@ -202,7 +216,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             for name in Transfer.__slots__:
                 if name != "__weakref__":
                     object.__setattr__(new, name, getattr(self, name))
-            self._handle = None
+            self._handle = self._guard = None
             self._waited_at = site
             self._kind = f"{self._kind} (handed to {by})"
             self._state = _COMPLETED
@@ -221,6 +235,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             successor._after.append(self._event)
         successor._after.extend(self._after)
         self._after = []
+        self._guard = None  # the successor's protection superseded this one's
         self._kind = f"{self._kind} (handed on to {successor._kind}#{successor._number})"
         self._handle, self._waited_at, self._state = None, site, _COMPLETED
 
@@ -260,7 +275,10 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             return
         if state == _COMPLETED or handle is None:
             return
-        keep: Any = (handle._buf, handle._mem)
+        guard = self._guard
+        if self._synced and guard is not None:  # the copy is over: nothing to guard
+            guard.release()
+        keep: Any = (handle._buf, handle._mem, guard)  # the protection ends with the keep
         scope = handle._scope
         if scope is not None:  # keep the memory pinned too; the block's exit still sees it
             keep = (keep, scope.pin)

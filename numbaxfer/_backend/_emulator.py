@@ -44,6 +44,7 @@ from typing import Any, Final, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from .._guard import alloc_pages, guard_enabled, lifted
 from ._simkernel import run_kernel, simulator
 
 __all__ = ["EmulatorBackend", "RawEmulatedCuda", "Schedule"]
@@ -166,6 +167,8 @@ class EmulatorBackend:
     def alloc_pinned(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
     ) -> NDArray[Any]:
+        if guard_enabled():  # pages of its own, so that guard mode can protect them all
+            return alloc_pages(shape, dtype, order)
         return np.zeros(shape, dtype=dtype, order=order)
 
     def alloc_device(
@@ -185,6 +188,11 @@ class EmulatorBackend:
     def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
         """Mapped (zero-copy) memory: a host array and a device view of the same bytes.
         Kernels that use the device view touch host memory when they run."""
+        if guard_enabled():
+            from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+            host = alloc_pages(shape, dtype)
+            return host, FakeCUDAArray(host)  # type: ignore[no-untyped-call]
         mapped = self._cuda.mapped_array(shape, dtype=dtype)
         return mapped._ary, mapped
 
@@ -258,11 +266,17 @@ class EmulatorBackend:
             return sum(len(s.ops) for s in self._busy)
 
     # -- work ----------------------------------------------------------------
+    # The CPU is this backend's DMA engine and its GPU: a copy or kernel runs with the
+    # guard-mode protection of the host memory it touches lifted (numbaxfer._guard).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
-        self._enqueue(stream, "copy_htod", lambda: np.copyto(dst._ary, src))
+        self._enqueue(
+            stream,
+            "copy_htod",
+            lambda: lifted((src,), lambda: np.copyto(dst._ary, src), writes=False),
+        )
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
-        self._enqueue(stream, "copy_dtoh", lambda: np.copyto(dst, src._ary))
+        self._enqueue(stream, "copy_dtoh", lambda: lifted((dst,), lambda: np.copyto(dst, src._ary)))
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
         self._enqueue(stream, "copy_dtod", lambda: np.copyto(dst._ary, src._ary))
@@ -278,7 +292,9 @@ class EmulatorBackend:
         frozen = tuple(args)
         name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
         self._enqueue(
-            stream, f"launch {name}", lambda: run_kernel(kernel, griddim, blockdim, frozen)
+            stream,
+            f"launch {name}",
+            lambda: lifted(frozen, lambda: run_kernel(kernel, griddim, blockdim, frozen)),
         )
 
     # -- events --------------------------------------------------------------

@@ -16,6 +16,8 @@ from numba import cuda
 from numba.cuda.core import config as numba_cuda_config
 from numpy.typing import NDArray
 
+from .._guard import alloc_pages, guard_enabled, lifted
+
 __all__ = ["BindingsBackend", "NumbaBackend"]
 
 
@@ -45,7 +47,9 @@ class NumbaBackend:
     def alloc_pinned(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
     ) -> NDArray[Any]:
-        return cuda.pinned_array(shape, dtype=dtype, order=order)
+        if self.simulated and guard_enabled():  # the simulator's is ordinary numpy memory
+            return alloc_pages(shape, dtype, order)
+        return cuda.pinned_array(shape, dtype=dtype, order=order)  # cuMemHostAlloc: page-aligned
 
     def alloc_device(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
@@ -60,6 +64,11 @@ class NumbaBackend:
 
     def alloc_mapped(self, shape: tuple[int, ...], dtype: np.dtype[Any]) -> tuple[Any, Any]:
         """Mapped host memory: (host numpy array, device buffer) over the same bytes."""
+        if self.simulated and guard_enabled():
+            from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+            host = alloc_pages(shape, dtype)
+            return host, FakeCUDAArray(host)  # type: ignore[no-untyped-call]
         mapped: Any = cuda.mapped_array(shape, dtype=dtype)
         if self.simulated:  # the simulator's FakeCUDAArray wraps a numpy array
             return mapped._ary, mapped
@@ -138,11 +147,20 @@ class NumbaBackend:
         stream.synchronize()
 
     # -- work ----------------------------------------------------------------
+    # On the simulator the CPU does the copies and runs the kernels, at once: guard
+    # mode's protection of the host memory they touch is lifted around them (a chained
+    # download writes memory its upload protected; a kernel reads a mapped array).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
-        dst.copy_to_device(src, stream=stream)
+        if self.simulated:
+            lifted((src,), lambda: dst.copy_to_device(src, stream=stream), writes=False)
+        else:
+            dst.copy_to_device(src, stream=stream)
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
-        src.copy_to_host(dst, stream=stream)
+        if self.simulated:
+            lifted((dst,), lambda: src.copy_to_host(dst, stream=stream))
+        else:
+            src.copy_to_host(dst, stream=stream)
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
         dst.copy_to_device(src, stream=stream)
@@ -155,7 +173,10 @@ class NumbaBackend:
         blockdim: int | tuple[int, ...],
         args: Sequence[Any],
     ) -> None:
-        kernel[griddim, blockdim, stream](*args)
+        if self.simulated:
+            lifted(args, lambda: kernel[griddim, blockdim, stream](*args))
+        else:
+            kernel[griddim, blockdim, stream](*args)
 
     # -- events --------------------------------------------------------------
     def record(self, stream: Any) -> Any:

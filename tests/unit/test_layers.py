@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "numbaxfer"
 LAYERS: list[set[str]] = [
     {"_errors"},
     {"_ownership", "_util", "_trace"},
+    {"_guard"},
     {"_backend", "_backend._numba", "_backend._emulator", "_backend._simkernel"},
     {"_lifetime", "_staging"},
     {"_order"},
