@@ -41,8 +41,8 @@ def test_raw_numba_slice_written_while_its_copy_runs_corrupts() -> None:
     for _ in range(TRIALS):
         host[:] = 1.0
         dev[:half].copy_to_device(host[:half], stream=s1)
-        dev[half:].copy_to_device(host[half:], stream=s2)
         host[half - 1] = 2.0  # the end of slice 0, in flight on s1
+        dev[half:].copy_to_device(host[half:], stream=s2)
         s1.synchronize()
         s2.synchronize()
         corrupted += int(dev[half - 1 : half].copy_to_host()[0] != 1.0)
