@@ -26,6 +26,7 @@ class StreamCore:
         "backend",
         "closed_at",
         "epoch",
+        "foreign",
         "label",
         "pending",
         "raw",
@@ -44,6 +45,7 @@ class StreamCore:
         self.synced: dict[StreamCore, int] = {}
         #: The backend's stream; given for a foreign stream (adopted, never destroyed).
         self.raw: Any = backend.new_stream() if raw is None else raw
+        self.foreign = raw is not None
         self.label = label
         #: Transfers started here that hold host memory and are not completed:
         #: number -> (kind, array name). Not the transfers themselves, so that a dropped

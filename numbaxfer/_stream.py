@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from ._backend import Backend, get_backend
 from ._checks import check_device, check_host, check_match, check_same_backend
 from ._device import DeviceArray
-from ._errors import StreamClosedError, UseAfterTransferError, where
+from ._errors import BorrowError, StreamClosedError, UseAfterTransferError, where
 from ._host import PinnedArray
 from ._mapped import MappedArray, Mapping
 from ._order import DeviceOrder, StreamCore
@@ -453,6 +453,13 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("close()", site)
+            if self._core.foreign:
+                raise BorrowError(
+                    f"cannot close {self.label} at {where(site)}: it is a foreign stream "
+                    "adopted with nx.adopt_stream(); numbaxfer never closes it. Complete its "
+                    "transfers with wait(), then let its owner (the library that made it) "
+                    "destroy it."
+                )
             self._flag.check_writable("close()", site)
             core = self._core
             pending = core.pending
