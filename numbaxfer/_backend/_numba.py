@@ -302,7 +302,13 @@ class _StreamHandle:
 # values before it returns), and launches the overload numba compiled for the same
 # argument types. Everything else (bool, complex, records, tuples, enums, datetimes,
 # pointers, extensions, debug and cooperative kernels, launch-config-specialized
-# dispatchers) goes through numba's own dispatcher.
+# dispatchers) goes through numba's own dispatcher, and so does the first launch of an
+# overload (numba compiles it) and of each new (griddim, blockdim) (numba validates the
+# dimensions, and issues its low-occupancy warning, as it would). Not replayed: numba's
+# per-launch-configuration pre_launch_callbacks (they live on the configuration object
+# numba makes for numbaxfer's own stream, which nothing else can reach). One device:
+# the CUfunction is the current device's when the launcher is made (issue 16's devices
+# must key the cache by device too).
 _SCALAR_FORMATS: Final = {
     "int8": "b",
     "int16": "h",
