@@ -365,9 +365,10 @@ class Stream(Unique, Generic[Cap]):
         check_match(src, to, "copy")
         src._flag.check_read("copy() from")
         to._flag.check_writable("copy() into", site)
+        uses = ((src._order, False), (to._order, True))
+        self._core.check_strict(uses)  # before asking for (and enabling) peer access
         other = to._backend if backend is src._backend else src._backend
         raw, dst_buf, src_buf = self._core.raw, to._buf, src._buf
-        uses = ((src._order, False), (to._order, True))
         what = f"{src.label} (device {src.device}) -> {to.label} (device {to.device})"
         if backend.peer_route(other):
             dst_backend, src_backend = to._backend, src._backend

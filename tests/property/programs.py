@@ -983,6 +983,47 @@ class Programs(RuleBasedStateMachine):
                 lambda d, w: d.download_pageable(st_.real[w], x.real[w], n),
             )
 
+    # -- across devices ------------------------------------------------------------------------
+    @rule(i=INDEX, j=INDEX, k=INDEX, on_src=st.booleans())
+    def across_devices(self, i: int, j: int, k: int, on_src: bool) -> None:
+        """A copy between devices, on a stream of the source's or the destination's
+        device; then the destination downloaded on another stream of its device. A lost
+        cross-device ordering shows as stale data (the random walk reaches this rarely)."""
+        devs = [h for h in self.current("device") if h.buf is not None]
+        if not devs:
+            return
+        src = devs[i % len(devs)]
+        assert src.buf is not None
+        dsts = [
+            h
+            for h in devs
+            if h.buf is not None
+            and h.buf.device != src.buf.device
+            and h.buf.data.shape == src.buf.data.shape
+        ]
+        if not dsts:
+            return
+        dst = dsts[j % len(dsts)]
+        assert dst.buf is not None
+        on = src.buf.device if on_src else dst.buf.device
+        streams = [h for h in self.current("stream") if h.core is not None and h.core.device == on]
+        if not streams:
+            return
+        s = streams[k % len(streams)]
+        self.do_copy(s, src, dst)
+        readers = [
+            h
+            for h in self.current("stream")
+            if h.core is not None and h.core.device == dst.buf.device and h.core is not s.core
+        ]
+        hosts = [
+            h
+            for h in self.current("host")
+            if h.buf is not None and h.flag.mode == m.FREE and h.buf.data.shape == dst.shape
+        ]
+        if readers and hosts:
+            self.do_download(readers[k % len(readers)], dst, hosts[i % len(hosts)])
+
     # -- the most common calls, twice as likely ------------------------------------------------
     @rule(s=INDEX, i=INDEX, j=INDEX, who=WHO)
     def upload_(self, s: int, i: int, j: int, who: int) -> None:
