@@ -477,7 +477,8 @@ class PeerCopy:
     expected: tuple[type[BaseException], ...] = ()
 
     def _devices(self, env: Env) -> None:
-        env.backend.inner._shared.peer = self.peer  # the emulator's peer-access switch
+        inner: Any = env.backend.inner  # the emulator under the fault wrapper
+        inner._shared.peer = self.peer  # its peer-access switch
 
     def run(self, env: Env) -> None:
         self._devices(env)
