@@ -20,11 +20,12 @@ Backends: ``NUMBAXFER_BACKEND=emulator`` (or ``nx.use_backend("emulator")``) run
 of this on the lazy CPU emulator, whatever was imported first.
 """
 
-from ._backend import BackendSwitch, current_backend, use_backend
+from ._backend import BackendSwitch, current_backend, device_count, use_backend
 from ._device import DeviceArray, device_array
 from ._errors import (
     BorrowError,
     CrossStreamError,
+    DeviceMismatchError,
     OwnershipError,
     PageableMemoryError,
     StreamClosedError,
@@ -51,6 +52,7 @@ __all__ = [
     "Consumed",
     "CrossStreamError",
     "DeviceArray",
+    "DeviceMismatchError",
     "Kernel",
     "Lent",
     "OwnershipError",
@@ -72,6 +74,7 @@ __all__ = [
     "adopt_stream",
     "current_backend",
     "device_array",
+    "device_count",
     "guard_enabled",
     "join",
     "kernel",

@@ -11,14 +11,60 @@ import numpy as np
 
 from ._backend import Backend
 from ._device import DeviceArray
-from ._errors import PageableMemoryError
+from ._errors import DeviceMismatchError, PageableMemoryError, where
 from ._host import PinnedArray, layout
 
-__all__ = ["check_device", "check_host", "check_match", "check_same_backend"]
+__all__ = [
+    "check_device",
+    "check_host",
+    "check_match",
+    "check_same_backend",
+    "check_same_host",
+    "refuse_device",
+]
 
 
-def check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:
+def refuse_device(
+    x: Any,
+    op: str,
+    param: str,
+    backend: Backend,
+    fix: str,
+    site: tuple[str, int] | None = None,
+    stream: str = "the stream",
+) -> None:
+    """Raise DeviceMismatchError: ``x`` lives on another device than the stream."""
+    made = getattr(x, "_made_at", None)
+    made_at = "" if made is None else f" (allocated at {where(made)})"
+    at = "" if site is None else f" at {where(site)}"
+    raise DeviceMismatchError(
+        f"{op}(){at}: {param} {x.label}{made_at} is on device {x._backend.device} but "
+        f"{stream} is on device {backend.device}. {fix}"
+    )
+
+
+def check_same_backend(
+    x: Any,
+    op: str,
+    param: str,
+    backend: Backend,
+    site: tuple[str, int] | None = None,
+    stream: str = "the stream",
+) -> None:
     if x._backend is not backend:
+        if x._backend.family is backend.family and isinstance(x, DeviceArray):
+            refuse_device(
+                x,
+                op,
+                param,
+                backend,
+                f"Enqueue it on a stream of device {x._backend.device} "
+                f"(nx.stream(device={x._backend.device})), or copy it to device "
+                f"{backend.device} first with stream.copy(src, to=dst) (a device-to-device "
+                "copy between GPUs).",
+                site,
+                stream,
+            )
         raise ValueError(
             f"{op}(): {param} {x.label} belongs to another backend or device "
             f"({x._backend.describe()}) than the stream ({backend.describe()}). Allocate it "
@@ -26,9 +72,15 @@ def check_same_backend(x: Any, op: str, param: str, backend: Backend) -> None:
         )
 
 
+def check_same_host(x: Any, op: str, param: str, backend: Backend) -> None:
+    """Host memory is portable: a pinned array of any device of the stream's host."""
+    if x._backend is not backend and x._backend.family is not backend.family:
+        check_same_backend(x, op, param, backend)
+
+
 def check_host(x: object, op: str, param: str, backend: Backend) -> None:
     if isinstance(x, PinnedArray):
-        check_same_backend(x, op, param, backend)
+        check_same_host(x, op, param, backend)
         return
     if isinstance(x, np.ndarray):
         raise PageableMemoryError(
@@ -48,9 +100,16 @@ def check_host(x: object, op: str, param: str, backend: Backend) -> None:
     raise TypeError(f"{op}(): {param} must be an nx.PinnedArray, not {type(x).__name__}")
 
 
-def check_device(x: object, op: str, param: str, backend: Backend) -> None:
+def check_device(
+    x: object,
+    op: str,
+    param: str,
+    backend: Backend,
+    site: tuple[str, int] | None = None,
+    stream: str = "the stream",
+) -> None:
     if isinstance(x, DeviceArray):
-        check_same_backend(x, op, param, backend)
+        check_same_backend(x, op, param, backend, site, stream)
         return
     if isinstance(x, (PinnedArray, np.ndarray)):
         raise TypeError(

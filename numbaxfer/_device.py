@@ -7,7 +7,7 @@ from typing import Any, Generic, Literal, TypeVar, final, overload
 import numpy as np
 from numpy.typing import DTypeLike
 
-from ._backend import Backend, get_backend
+from ._backend import Backend, on_device
 from ._errors import BorrowError, OwnershipError, where
 from ._lifetime import keep_alive
 from ._order import DeviceOrder, fence_events
@@ -51,6 +51,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         "_flag",
         "_held_by",
         "_layout",
+        "_made_at",
         "_order",
         "_part",
         "_shape",
@@ -68,6 +69,8 @@ class DeviceArray(Unique, Generic[Cap, DT]):
     _layout: str
     #: For a part made by ``nx.split``: (its split, its index there).
     _part: tuple[Any, int] | None
+    #: Where nx.device_array() made it (None for adopted arrays and views).
+    _made_at: tuple[str, int] | None
 
     def __init__(self) -> None:
         raise TypeError("DeviceArray is not created directly: use nx.device_array(shape, dtype).")
@@ -91,6 +94,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         self._held_by = None
         self._layout = "C" if lent_from is None else lent_from._layout
         self._part = None
+        self._made_at = None if lent_from is None else lent_from._made_at
         if lent_from is None:
             self._flag = BorrowFlag(label)
             self._order = DeviceOrder(label)
@@ -110,6 +114,11 @@ class DeviceArray(Unique, Generic[Cap, DT]):
     @property
     def size(self) -> int:
         return int(np.prod(self._shape, dtype=np.int64))
+
+    @property
+    def device(self) -> int:
+        """The ordinal of the GPU this array lives on (``device=`` at allocation)."""
+        return self._backend.device
 
     @property
     def nbytes(self) -> int:
@@ -193,9 +202,9 @@ class DeviceArray(Unique, Generic[Cap, DT]):
             consumer = 1 if stream is None else int(stream)  # None: the legacy default
             for core in self._order.writers:
                 if core.closed_at is None:
-                    event = self._backend.record(core.raw)
+                    event = core.backend.record(core.raw)  # the writer's own device
                     self._backend.wait_event_handle(consumer, event)
-                    self._backend.release_event(event)
+                    core.backend.release_event(event)
         import importlib
 
         smv: Any = importlib.import_module("cuda.core.utils").StridedMemoryView
@@ -250,29 +259,48 @@ class DeviceArray(Unique, Generic[Cap, DT]):
 
 @overload
 def device_array(
-    shape: int | tuple[int, ...], dtype: type[DT], *, order: Literal["C", "F"] = ...
+    shape: int | tuple[int, ...],
+    dtype: type[DT],
+    *,
+    order: Literal["C", "F"] = ...,
+    device: int | None = ...,
 ) -> DeviceArray[Owned, DT]: ...
 @overload
 def device_array(
-    shape: int | tuple[int, ...], dtype: np.dtype[DT], *, order: Literal["C", "F"] = ...
+    shape: int | tuple[int, ...],
+    dtype: np.dtype[DT],
+    *,
+    order: Literal["C", "F"] = ...,
+    device: int | None = ...,
 ) -> DeviceArray[Owned, DT]: ...
 @overload
 def device_array(
-    shape: int | tuple[int, ...], dtype: DTypeLike = ..., *, order: Literal["C", "F"] = ...
+    shape: int | tuple[int, ...],
+    dtype: DTypeLike = ...,
+    *,
+    order: Literal["C", "F"] = ...,
+    device: int | None = ...,
 ) -> DeviceArray[Owned, Any]: ...
 def device_array(
-    shape: int | tuple[int, ...], dtype: DTypeLike = np.float64, *, order: Literal["C", "F"] = "C"
+    shape: int | tuple[int, ...],
+    dtype: DTypeLike = np.float64,
+    *,
+    order: Literal["C", "F"] = "C",
+    device: int | None = None,
 ) -> Any:
     """Allocate a device array (contents undefined), owned by the caller. Shapes have
     at least one element; dtypes are plain numbers or bool; ``order`` is the memory
-    order ("C", or "F" for Fortran: copies need the same order at both ends)."""
+    order ("C", or "F" for Fortran: copies need the same order at both ends).
+    ``device``: the GPU's ordinal (None: the current device); ``.device`` says it."""
+    site = caller_site()
     dims = normalise_shape(shape, "nx.device_array()")
     dt = check_dtype(dtype, "nx.device_array()")
     if order not in ("C", "F"):
         raise ValueError(f"nx.device_array(): order is 'C' or 'F', not {order!r}")
-    backend = get_backend()
+    backend = on_device(device, "nx.device_array()", site)
     buf = backend.alloc_device(dims, dt, order)
     dev = DeviceArray._adopt(backend, buf, dims, dt, label("DeviceArray", dims, dt))
+    dev._made_at = site
     dev._layout = "F" if order == "F" and len(dims) > 1 and sum(d > 1 for d in dims) > 1 else "C"
     return dev
 

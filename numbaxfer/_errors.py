@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "BorrowError",
     "CrossStreamError",
+    "DeviceMismatchError",
     "OwnershipError",
     "PageableMemoryError",
     "StreamClosedError",
@@ -54,6 +55,13 @@ class CrossStreamError(OwnershipError):
     """A strict stream (``nx.stream(strict=True)``) was asked to use a device array
     whose earlier work is on another stream: numbaxfer would otherwise have inserted an
     event wait. Raised before anything is enqueued."""
+
+
+class DeviceMismatchError(ValueError):
+    """A launch or copy was handed a device array on a device its stream cannot reach:
+    a kernel's arrays must all be on the stream's device; a device-to-device copy's
+    stream must be on the source's or the destination's device. Raised before anything
+    is enqueued."""
 
 
 class PageableMemoryError(TypeError):

@@ -62,8 +62,9 @@ def adopt_stream(obj: Any) -> Stream[Lent]:
             "adopt_stream(): the legacy or per-thread default stream synchronizes implicitly "
             "with other streams; numbaxfer orders only explicit streams. Create a stream."
         )
-    backend = get_backend()
-    raw = backend.adopt_stream(handle)
+    root = get_backend()
+    raw = root.adopt_stream(handle)
+    backend = root.on_device(root.stream_device(raw))  # the device the stream runs on
     name = f"Stream#foreign{next(_numbers)}"
     core = StreamCore(backend, name, raw=raw)
     return Stream._adopt(core, name, None, site)  # lent: may enqueue, may not close
@@ -73,8 +74,9 @@ def adopt_array(obj: Any) -> DeviceArray[Owned, Any]:
     """A ``DeviceArray[Owned, DT]`` over a foreign device array's memory, no copy (see
     the module docstring for who frees and what the foreign side may still do).
     C-contiguous, plain-number arrays only."""
-    backend = get_backend()
-    buf, shape, dtype, stream = backend.adopt_device(obj)
+    root = get_backend()
+    buf, shape, dtype, stream = root.adopt_device(obj)
+    backend = root.on_device(root.buffer_device(buf))  # the device whose memory it is
     normalise_shape(shape, "nx.adopt_array()")
     check_dtype(dtype, "nx.adopt_array()")
     arr = backend.kernel_arg(buf)

@@ -63,14 +63,16 @@ class StreamCore:
             )
 
     def wait_for(self, other: StreamCore) -> None:
-        """Make later work here wait, on the device, for all work enqueued on ``other``."""
+        """Make later work here wait, on the device, for all work enqueued on ``other``
+        (which may be a stream of another device of this host: a stream may wait for
+        another device's event)."""
         epoch = other.epoch
         if other.closed_at is not None:
             self.backend.wait_event(self.raw, other.tail)
-        else:
-            event = self.backend.record(other.raw)
+        else:  # recorded by the other stream's backend: it may be another device's
+            event = other.backend.record(other.raw)
             self.backend.wait_event(self.raw, event)
-            self.backend.release_event(event)  # the wait captured it; it may be reused
+            other.backend.release_event(event)  # the wait captured it; it may be reused
         self.synced[other] = epoch  # committed once the wait is enqueued
         if LOG.isEnabledFor(logging.DEBUG):
             LOG.debug("%s waits on the device for the work enqueued on %s", self.label, other.label)

@@ -11,11 +11,12 @@ memory belongs to the run until ``run.wait()`` hands both arrays back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from typing import Any, Generic, TypeVar, final
 
 import numpy as np
 
+from ._backend import on_device
 from ._checks import check_host
 from ._device import DeviceArray, device_array
 from ._errors import StreamClosedError, where
@@ -100,20 +101,38 @@ class Pipeline(Unique, Generic[DT]):
         pipe = nx.Pipeline(chunk=16 << 20, dtype=np.float32, slots=3)
         run = pipe.map(src, into=dst, step=lambda s, a, b: s.launch(k, grid, block, a, b))
         src, dst = run.wait()
+
+    ``devices``: None (the current device), a count ``N`` (devices 0 to N - 1) or a list
+    of ordinals. Each device gets ``slots`` slots, each with its own stream and device
+    buffers on that device; chunks are dealt round-robin across devices first (chunk
+    ``i`` to device ``devices[i % len(devices)]``), so consecutive chunks run on
+    different GPUs. The step gets the slot's stream: ``stream.device`` says where it
+    runs, and the chunk arrays are on that device. The pinned source and destination
+    are portable host memory, read and written by every device's copies.
     """
 
-    def __init__(self, chunk: int, dtype: type[DT] | np.dtype[DT], *, slots: int = 3) -> None:
+    def __init__(
+        self,
+        chunk: int,
+        dtype: type[DT] | np.dtype[DT],
+        *,
+        slots: int = 3,
+        devices: int | Sequence[int] | None = None,
+    ) -> None:
         for name, value in (("chunk", chunk), ("slots", slots)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
                 raise ValueError(f"Pipeline needs an int {name} > 0, got {value!r}")
         self.chunk = int(chunk)
         self.dtype = check_dtype(dtype, "nx.Pipeline()")
-        self._streams: list[Stream[Owned]] = [stream() for _ in range(slots)]
+        placed = _device_list(devices, caller_site())
+        # ``slots`` per device, interleaved: consecutive chunks go to different devices.
+        where_ = [d for _ in range(slots) for d in placed]
+        self._streams: list[Stream[Owned]] = [stream(device=d) for d in where_]
         self._inputs: list[DeviceArray[Owned, DT]] = [
-            device_array(self.chunk, self.dtype) for _ in range(slots)
+            device_array(self.chunk, self.dtype, device=d) for d in where_
         ]
         self._outputs: list[DeviceArray[Owned, DT]] = [
-            device_array(self.chunk, self.dtype) for _ in range(slots)
+            device_array(self.chunk, self.dtype, device=d) for d in where_
         ]
         for buf in (*self._inputs, *self._outputs):
             buf._held_by = "a slot buffer of an nx.Pipeline (the pipeline frees it)"
@@ -121,7 +140,16 @@ class Pipeline(Unique, Generic[DT]):
 
     @property
     def slots(self) -> int:
+        """How many slots in all (``slots`` per device)."""
         return len(self._streams)
+
+    @property
+    def devices(self) -> tuple[int, ...]:
+        """The devices the slots are on, in the order chunks are dealt to them."""
+        seen: dict[int, None] = {}
+        for s in self._streams:
+            seen.setdefault(s.device, None)
+        return tuple(seen)
 
     def map(
         self,
@@ -200,12 +228,12 @@ class Pipeline(Unique, Generic[DT]):
     def _enqueue(
         self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]
     ) -> None:
-        backend = self._streams[0]._backend
         flat_in, flat_out = src._buf.reshape(-1), into._buf.reshape(-1)
         chunk = self.chunk
         for i in range(-(-src.size // chunk)):
             k = i % self.slots
             s, din, dout = self._streams[k], self._inputs[k], self._outputs[k]
+            backend = s._backend  # the slot's device (pinned memory is portable)
             part = slice(i * chunk, min((i + 1) * chunk, src.size))
             vin, vout = flat_in[part], flat_out[part]
             if vin.size < chunk:  # the ragged last chunk: the first rows of the slot buffers
@@ -241,3 +269,31 @@ class Pipeline(Unique, Generic[DT]):
                     if not s.closed:
                         s.close()
                 self._closed_at = site
+
+
+def _device_list(devices: int | Sequence[int] | None, site: tuple[str, int]) -> list[int | None]:
+    """``devices=`` of a Pipeline: None (the current device), a count N (devices 0 to
+    N - 1) or ordinals, each checked (nothing is allocated before)."""
+    op = "nx.Pipeline(devices=...)"
+    if devices is None:
+        return [None]
+    if isinstance(devices, (int, np.integer)) and not isinstance(devices, bool):
+        if devices <= 0:
+            raise ValueError(f"{op} at {where(site)}: a device count is >= 1, not {devices}")
+        listed: list[object] = list(range(int(devices)))
+    elif isinstance(devices, Sequence) and not isinstance(devices, (str, bytes)):
+        listed = list(devices)
+        if not listed:
+            raise ValueError(f"{op} at {where(site)}: name at least one device")
+    else:
+        raise TypeError(
+            f"{op} at {where(site)}: devices= is a count, a list of device ordinals or "
+            f"None, not {devices!r}"
+        )
+    ordinals = [on_device(d, op, site).device for d in listed]
+    if len(set(ordinals)) != len(ordinals):
+        raise ValueError(
+            f"{op} at {where(site)}: devices {listed!r} names a device twice; for more slots "
+            "per device pass slots=."
+        )
+    return list(ordinals)

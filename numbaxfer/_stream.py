@@ -11,10 +11,16 @@ from typing import Any, Final, Generic, TypeVar, cast, final, overload
 import numpy as np
 from numpy.typing import NDArray
 
-from ._backend import Backend, get_backend
-from ._checks import check_device, check_host, check_match, check_same_backend
+from ._backend import Backend, on_device
+from ._checks import check_device, check_host, check_match, check_same_backend, refuse_device
 from ._device import DeviceArray
-from ._errors import BorrowError, StreamClosedError, UseAfterTransferError, where
+from ._errors import (
+    BorrowError,
+    DeviceMismatchError,
+    StreamClosedError,
+    UseAfterTransferError,
+    where,
+)
 from ._host import PinnedArray
 from ._mapped import MappedArray, Mapping
 from ._order import DeviceOrder, StreamCore
@@ -91,6 +97,11 @@ class Stream(Unique, Generic[Cap]):
     def closed(self) -> bool:
         return self._core.closed_at is not None
 
+    @property
+    def device(self) -> int:
+        """The ordinal of the GPU this stream runs on (``nx.stream(device=...)``)."""
+        return self._backend.device
+
     def __repr__(self) -> str:
         state = "closed" if self.closed else self._flag.state()
         return f"<{self._flag.label}: {state}>"
@@ -122,7 +133,8 @@ class Stream(Unique, Generic[Cap]):
         with STATE_LOCK:
             self._check_open("upload()", site)
             backend = self._backend
-            # the usual case, checked inline (the same checks, with their messages, else)
+            # the usual case, checked inline (the same checks, with their messages, else;
+            # one backend object per device, so the identities also check the device)
             if not (
                 type(src) is PinnedArray
                 and type(to) is DeviceArray
@@ -133,7 +145,7 @@ class Stream(Unique, Generic[Cap]):
                 and src._buf.dtype is to._dtype
             ):
                 check_host(src, "upload", "src", backend)
-                check_device(to, "upload", "to", backend)
+                check_device(to, "upload", "to", backend, site, self.label)
                 check_match(src, to, "upload")
             to._flag.check_writable("upload() into", site)
             src._flag.check_writable("upload", site)
@@ -169,7 +181,7 @@ class Stream(Unique, Generic[Cap]):
                 )
             if not isinstance(src, np.ndarray):
                 raise TypeError(f"upload_staged() takes a numpy array, not {type(src).__name__}")
-            check_device(to, "upload_staged", "to", self._backend)
+            check_device(to, "upload_staged", "to", self._backend, site, self.label)
             if src.shape != to.shape or src.dtype != to.dtype:
                 raise ValueError(
                     f"upload_staged(): shape or dtype mismatch: src is {src.dtype}"
@@ -238,7 +250,7 @@ class Stream(Unique, Generic[Cap]):
             ):
                 pass
             else:
-                check_device(src, "download", "src", backend)
+                check_device(src, "download", "src", backend, site, self.label)
                 if isinstance(into, Transfer):
                     chained = into
                     into = self._check_chain(chained, site)
@@ -303,10 +315,24 @@ class Stream(Unique, Generic[Cap]):
         Moves nothing: both arrays stay usable by later work (stream-ordered). The
         returned transfer's ``wait()`` blocks until the copy has finished and returns
         None; completing it is optional.
+
+        Between GPUs (``src`` and ``to`` on different devices) this stream must be on
+        one of the two (the source's or the destination's). The copy goes through peer
+        access where the two GPUs have it, otherwise it is staged through pinned host
+        memory numbaxfer owns (device to host to device, on this stream); the returned
+        transfer's ``route`` says which (``"peer"``, ``"staged"``; ``"local"`` within
+        one device). Work on other streams (of either device) that touched the arrays
+        is ordered before the copy by event waits on the device, never a host sync.
         """
         site = caller_site()
         with STATE_LOCK:
             self._check_open("copy()", site)
+            if (
+                isinstance(src, DeviceArray)
+                and isinstance(to, DeviceArray)
+                and (src._backend is not to._backend or src._backend is not self._backend)
+            ):
+                return self._copy_across(src, to, site)
             check_device(src, "copy", "src", self._backend)
             check_device(to, "copy", "to", self._backend)
             check_match(src, to, "copy")
@@ -322,6 +348,84 @@ class Stream(Unique, Generic[Cap]):
             event = self._enqueue(((src._order, False), (to._order, True)), work)
             what = f"{src.label} -> {to.label}"
             return Transfer._start(self._core, "copy", None, event, None, what)
+
+    def _copy_across(
+        self, src: DeviceArray[Any, Any], to: DeviceArray[Any, Any], site: tuple[str, int]
+    ) -> Transfer[None]:
+        """``copy()`` where the arrays, or the stream, are on different devices."""
+        backend = self._backend
+        for param, arr in (("src", src), ("to", to)):
+            if arr._backend.family is not backend.family:  # another backend: refused
+                check_same_backend(arr, "copy", param, backend, site, self.label)
+        if src._backend is to._backend:  # both on one device, the stream elsewhere
+            refuse_device(
+                src,
+                "copy",
+                "src",
+                backend,
+                f"Both arrays are on device {src.device}: enqueue the copy on a stream of "
+                f"that device (nx.stream(device={src.device})).",
+                site,
+                self.label,
+            )
+        if backend is not src._backend and backend is not to._backend:
+            refuse_device(
+                to,
+                "copy",
+                "to",
+                backend,
+                f"A copy from device {src.device} to device {to.device} runs on a stream of "
+                f"either (nx.stream(device={src.device}) or nx.stream(device={to.device})).",
+                site,
+                self.label,
+            )
+        for param, arr in (("src", src), ("to", to)):
+            if arr._order.fences is not None:
+                raise DeviceMismatchError(
+                    f"copy() at {where(site)}: {param} {arr.label} is the device view of "
+                    "mapped host memory, which numbaxfer copies within its own device only. "
+                    f"Copy it on device {arr.device} into a device array there first."
+                )
+        check_match(src, to, "copy")
+        src._flag.check_read("copy() from")
+        to._flag.check_writable("copy() into", site)
+        uses = ((src._order, False), (to._order, True))
+        self._core.check_strict(uses)  # before asking for (and enabling) peer access
+        other = to._backend if backend is src._backend else src._backend
+        raw, dst_buf, src_buf = self._core.raw, to._buf, src._buf
+        what = f"{src.label} (device {src.device}) -> {to.label} (device {to.device})"
+        if backend.peer_route(other):
+            dst_backend, src_backend = to._backend, src._backend
+
+            def peer() -> Any:
+                backend.copy_peer(raw, dst_buf, dst_backend, src_buf, src_backend)
+                return backend.record(raw)
+
+            event = self._enqueue(uses, peer)
+            return Transfer._start(self._core, "peer copy", None, event, None, what)
+        # No peer access: through a pinned staging buffer, both copies on this stream.
+        area = staging_area(backend)
+        raw_buf = area.take(src.nbytes)
+        staged = raw_buf[: src.nbytes].view(src.dtype).reshape(src.shape)
+        mem = backend.host_memory(staged)
+
+        def staged_copy() -> Any:
+            backend.copy_dtoh(raw, mem, src_buf)
+            backend.copy_htod(raw, dst_buf, mem)
+            return backend.record(raw)
+
+        try:
+            event = self._enqueue(uses, staged_copy)
+        except BaseException:
+            area.give_back(raw_buf)  # the stream was settled: nothing uses it
+            raise
+        try:
+            area.busy(backend.record(raw), raw_buf)
+        except BaseException:
+            self._core.settle()  # the copies have run: the buffer is free again
+            area.give_back(raw_buf)
+            raise
+        return Transfer._start(self._core, "staged copy", None, event, None, what)
 
     # -- kernels -------------------------------------------------------------
     @overload
@@ -374,7 +478,9 @@ class Stream(Unique, Generic[Cap]):
             for i, arg in enumerate(args):
                 if isinstance(arg, DeviceArray):
                     if arg._backend is not backend:
-                        check_same_backend(arg, "launch", f"argument {i}", backend)
+                        check_same_backend(
+                            arg, "launch", f"argument {i}", backend, site, self.label
+                        )
                     intent = WRITE if intents is None else intents[i]
                     if intent == WRITE:
                         arg._flag.check_writable(
@@ -571,16 +677,20 @@ class Stream(Unique, Generic[Cap]):
             raise
 
 
-def stream(*, strict: bool = False) -> Stream[Owned]:
+def stream(*, strict: bool = False, device: int | None = None) -> Stream[Owned]:
     """Create a CUDA stream, owned by the caller (``close()`` it when done).
 
-    Work here that uses a device array last touched on another stream is ordered after
-    that work by an event wait on the device. ``strict=True`` raises
-    :class:`CrossStreamError` instead, to find cross-stream dependencies you did not
-    mean to have.
+    Work here that uses a device array last touched on another stream (of this or
+    another device) is ordered after that work by an event wait on the device.
+    ``strict=True`` raises :class:`CrossStreamError` instead, to find cross-stream
+    dependencies you did not mean to have. ``device``: the GPU's ordinal (None: the
+    current device); kernels launched here take arrays of that device only.
     """
+    backend = on_device(device, "nx.stream()", caller_site())
     label = f"Stream#{next(_numbers)}"
-    return Stream._adopt(StreamCore(get_backend(), label, bool(strict)), label)
+    if backend.device:
+        label += f"@dev{backend.device}"
+    return Stream._adopt(StreamCore(backend, label, bool(strict)), label)
 
 
 @final

@@ -26,6 +26,10 @@ _COMPLETING: Final = 1
 _COMPLETED: Final = 2
 
 
+#: Transfer kind -> the route of a device-to-device copy (``Transfer.route``).
+_ROUTES: Final = {"copy": "local", "peer copy": "peer", "staged copy": "staged"}
+
+
 @final
 class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key on these names
     """An asynchronous copy in flight, holding what it moved.
@@ -145,6 +149,14 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
     def __repr__(self) -> str:
         state = ("pending", "completing", "completed")[self._state]
         return f"<Transfer {self.label}: {state}>"
+
+    @property
+    def route(self) -> str | None:
+        """How a device-to-device ``copy()`` runs: ``"local"`` (both arrays on one
+        device), ``"peer"`` (between two GPUs through peer access) or ``"staged"``
+        (between two GPUs without peer access: device to pinned host memory to device,
+        on the same stream). None for uploads, downloads and the other transfers."""
+        return _ROUTES.get(self._kind)
 
     @property
     def completed(self) -> bool:

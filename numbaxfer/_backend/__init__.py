@@ -40,7 +40,9 @@ __all__ = [
     "BackendSwitch",
     "current_backend",
     "get_backend",
+    "device_count",
     "gpu_present",
+    "on_device",
     "set_backend",
     "use_backend",
 ]
@@ -62,6 +64,11 @@ class Backend(Protocol):
     synchronous: bool
     #: True where no real GPU runs the work (simulator, emulator): waits complete inline.
     simulated: bool
+    #: The device ordinal this backend object places memory, streams and work on.
+    device: int
+    #: Shared by the backend objects of one host's devices (``on_device``): their
+    #: handles may meet in one call (pinned memory, peer copies, cross-device waits).
+    family: object
 
     def describe(self) -> str: ...
 
@@ -103,6 +110,35 @@ class Backend(Protocol):
 
     def device_ordinal(self) -> int:
         """The ordinal of the device this backend runs on."""
+        ...
+
+    def buffer_device(self, device_buffer: Any) -> int:
+        """The device whose memory ``device_buffer`` is (for adopted arrays)."""
+        ...
+
+    def stream_device(self, stream: Any) -> int:
+        """The device ``stream`` (one of this backend's, or adopted) runs on."""
+        ...
+
+    def device_count(self) -> int:
+        """How many devices this backend's host has."""
+        ...
+
+    def on_device(self, device: int) -> Backend:
+        """The backend object of the same family for ``device`` (0 <= device <
+        ``device_count()``, checked by the caller); ``self`` for its own device."""
+        ...
+
+    def peer_route(self, other: Backend) -> bool:
+        """Can this device's streams copy straight between its memory and ``other``'s
+        (peer access; enabled here on the first ask where the hardware allows it)?"""
+        ...
+
+    def copy_peer(
+        self, stream: Any, dst: Any, dst_backend: Backend, src: Any, src_backend: Backend
+    ) -> None:
+        """Copy device buffer ``src`` (on ``src_backend``'s device) into ``dst`` (on
+        ``dst_backend``'s), on ``stream`` of this backend, through peer access."""
         ...
 
     def adopt_stream(self, handle: int) -> Any:
@@ -206,6 +242,40 @@ def get_backend() -> Backend:
     return _current
 
 
+def device_count() -> int:
+    """How many devices the current backend has: the GPUs the driver sees (1 on
+    numba's simulator), or the emulator's setting (``NUMBAXFER_EMULATOR_DEVICES``,
+    ``use_backend("emulator", devices=N)``)."""
+    return get_backend().device_count()
+
+
+def on_device(device: object, op: str, site: tuple[str, int] | None = None) -> Backend:
+    """The current backend's object for ``device`` (None: the current device), or a
+    clear error for anything that is not a device of this host."""
+    from .._errors import where
+
+    root = get_backend()
+    if device is None:
+        return root
+    at = "" if site is None else f" at {where(site)}"
+    if isinstance(device, bool) or not isinstance(device, (int, np.integer)):
+        raise TypeError(
+            f"{op}{at}: device= takes a device ordinal (an int from 0 to "
+            f"nx.device_count() - 1) or None for the current device, not {device!r} "
+            f"({type(device).__name__})."
+        )
+    n = int(device)
+    count = root.device_count()
+    if not 0 <= n < count:
+        have = "device 0 only" if count == 1 else f"devices 0 to {count - 1}"
+        raise ValueError(
+            f"{op}{at}: device={n} does not exist: {root.describe()} has {count} "
+            f"device(s) ({have}). Pass a device from 0 to {count - 1} "
+            "(nx.device_count() says how many there are), or None for the current device."
+        )
+    return root if n == root.device else root.on_device(n)
+
+
 def current_backend() -> Backend:
     """The backend that new streams and arrays are made on (``NUMBAXFER_BACKEND`` until
     :func:`use_backend` switches it). Its ``describe()`` says what it is."""
@@ -258,6 +328,8 @@ def use_backend(
     *,
     schedule: str | Schedule | None = None,
     trace: bool = False,
+    devices: int | None = None,
+    peer: bool = True,
 ) -> BackendSwitch:
     """Make ``backend`` current for the streams and arrays created from now on.
 
@@ -267,6 +339,9 @@ def use_backend(
     ``schedule`` (emulator only): ``"lazy"``, ``"eager"``, ``"random"`` or
     ``"random:SEED"``; None reads ``NUMBAXFER_EMULATOR_SCHEDULE`` (default lazy).
     ``trace=True`` (emulator only) records every operation run in ``backend.trace``.
+    ``devices`` (emulator only): how many devices it models (None reads
+    ``NUMBAXFER_EMULATOR_DEVICES``, default 2); ``peer=False`` (emulator only) models
+    devices without peer access, so device-to-device copies take the staged route.
 
     The switch is process-wide and happens at the call; used as a context manager
     (``with nx.use_backend("emulator", schedule="random:7") as emu:``) it switches back
@@ -278,22 +353,23 @@ def use_backend(
     previous = _current
     if isinstance(backend, str):
         name = backend
-        if name != "emulator" and (schedule is not None or trace):
+        options = schedule is not None or trace or devices is not None or not peer
+        if name != "emulator" and options:
             raise ValueError(
-                f"use_backend({name!r}): schedule= and trace= are options of the emulator "
-                "backend only."
+                f"use_backend({name!r}): schedule=, trace=, devices= and peer= are options "
+                "of the emulator backend only."
             )
         if name == "emulator":
             from ._emulator import EmulatorBackend
 
-            made: Backend = EmulatorBackend(schedule, trace=trace)
+            made: Backend = EmulatorBackend(schedule, trace=trace, devices=devices, peer=peer)
         else:
             made = _make(name)
     else:
-        if schedule is not None or trace:
+        if schedule is not None or trace or devices is not None or not peer:
             raise ValueError(
-                "use_backend(<backend object>): schedule= and trace= apply when the "
-                "emulator is named, use_backend('emulator', schedule=...)."
+                "use_backend(<backend object>): schedule=, trace=, devices= and peer= apply "
+                "when the emulator is named, use_backend('emulator', schedule=...)."
             )
         made = backend
     _current = made

@@ -51,6 +51,10 @@ __all__ = ["EmulatorBackend", "RawEmulatedCuda", "Schedule"]
 
 #: Environment variable that picks the schedule of ``EmulatorBackend()``.
 SCHEDULE_ENV: Final = "NUMBAXFER_EMULATOR_SCHEDULE"
+#: Environment variable that sets how many devices ``EmulatorBackend()`` models.
+DEVICES_ENV: Final = "NUMBAXFER_EMULATOR_DEVICES"
+#: Devices modelled when neither ``devices=`` nor ``NUMBAXFER_EMULATOR_DEVICES`` says.
+DEFAULT_DEVICES: Final = 2
 #: How many "not yet" answers a query of the same event gets before it runs the work.
 _LAZY_NOT_YET: Final = 1
 _RANDOM_NOT_YET: Final = 3
@@ -94,10 +98,11 @@ class Schedule:
 
 
 class _Stream:
-    __slots__ = ("closed", "label", "ops")
+    __slots__ = ("closed", "device", "label", "ops")
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, device: int = 0) -> None:
         self.label = label
+        self.device = device
         self.ops: deque[_Op] = deque()  # enqueued, not yet run; seq increasing
         self.closed = False
 
@@ -126,19 +131,70 @@ class _Op:
         self.event = event  # the event a stream-wait waits for
 
 
+class _Shared:
+    """What the device objects of one emulator share: the operation counter, the
+    stream count, the device objects, and whether the devices have peer access."""
+
+    __slots__ = ("devices", "peer", "seq", "streams")
+
+    def __init__(self, peer: bool) -> None:
+        self.seq = 0
+        self.streams = 0
+        self.peer = peer
+        self.devices: dict[int, EmulatorBackend] = {}
+
+
+def _device_setting(devices: int | None) -> int:
+    if devices is None:
+        text = os.environ.get(DEVICES_ENV, "").strip()
+        if not text:
+            return DEFAULT_DEVICES
+        try:
+            devices = int(text)
+        except ValueError:
+            devices = 0
+        if devices < 1:
+            raise ValueError(
+                f"{DEVICES_ENV}={text!r} is not a device count; set it to an int >= 1 "
+                f"(default {DEFAULT_DEVICES})."
+            )
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+        raise ValueError(f"the emulator models an int >= 1 of devices, not devices={devices!r}")
+    return devices
+
+
 class EmulatorBackend:
     """CPU backend whose copies and kernels run only when forced (see module docstring).
 
     ``schedule``: a :class:`Schedule`, its text form (``"random:7"``), or None for
     ``$NUMBAXFER_EMULATOR_SCHEDULE`` (default ``lazy``). ``trace=True`` records every
     executed operation in :attr:`trace` as ``"<stream label>#<seq> <what>"``.
+
+    Devices: ``devices`` (None: ``$NUMBAXFER_EMULATOR_DEVICES``, default 2) devices on
+    one host. This object is device 0; ``on_device(n)`` gives device ``n``'s, which
+    shares the schedule, the streams' queues and the events (a stream of one device may
+    wait for an event of another, lazily like everything else) but allocates its own
+    buffers. ``peer=False``: the devices have no peer access (copies between them are
+    staged through pinned host memory by numbaxfer).
     """
 
     name = "emulator"
     synchronous = False
     simulated = True
 
-    def __init__(self, schedule: Schedule | str | None = None, *, trace: bool = False) -> None:
+    def __init__(
+        self,
+        schedule: Schedule | str | None = None,
+        *,
+        trace: bool = False,
+        devices: int | None = None,
+        peer: bool = True,
+    ) -> None:
+        self._count = _device_setting(devices)
+        self._shared = _Shared(bool(peer))
+        self.device = 0
+        self.family: object = self._shared
+        self._shared.devices[0] = self
         self._cuda = simulator()  # its device arrays; numba.cuda may be in GPU mode
         if schedule is None:
             schedule = os.environ.get(SCHEDULE_ENV, "") or "lazy"
@@ -148,20 +204,60 @@ class EmulatorBackend:
         self._eagerness = self._rng.choice(_EAGERNESS) if random_mode else 0.0
         self._not_yet = _RANDOM_NOT_YET if random_mode else _LAZY_NOT_YET
         self._lock = threading.RLock()
-        self._seq = 0
-        self._streams = 0
         self._busy: list[_Stream] = []  # streams with pending ops, in creation order
         self.trace: list[str] | None = [] if trace else None
 
+    # The counters live in the state the devices share.
+    @property
+    def _seq(self) -> int:
+        return self._shared.seq
+
+    @_seq.setter
+    def _seq(self, value: int) -> None:
+        self._shared.seq = value
+
     def describe(self) -> str:
+        on = "" if self.device == 0 else f" device {self.device} of {self._count}"
         if self.schedule.kind == "lazy":
-            return "numbaxfer emulator (lazy: copies run only when forced)"
+            return f"numbaxfer emulator{on} (lazy: copies run only when forced)"
         if self.schedule.kind == "eager":
-            return "numbaxfer emulator (eager: every copy runs as it is enqueued)"
+            return f"numbaxfer emulator{on} (eager: every copy runs as it is enqueued)"
         return (
-            f"numbaxfer emulator (random schedule, seed {self.schedule.seed}, "
+            f"numbaxfer emulator{on} (random schedule, seed {self.schedule.seed}, "
             f"eagerness {self._eagerness})"
         )
+
+    # -- devices -------------------------------------------------------------
+    def device_count(self) -> int:
+        return self._count
+
+    def on_device(self, device: int) -> EmulatorBackend:
+        if not 0 <= device < self._count:
+            raise ValueError(f"the emulator has devices 0 to {self._count - 1}, not {device}")
+        found = self._shared.devices.get(device)
+        if found is None:  # the same scheduler state; its own device number
+            found = object.__new__(EmulatorBackend)
+            found.__dict__.update(self.__dict__)
+            found.device = device
+            self._shared.devices[device] = found
+        return found
+
+    def buffer_device(self, device_buffer: Any) -> int:
+        there = getattr(device_buffer, "nx_device", None)
+        return self.device if there is None else int(there)
+
+    def stream_device(self, stream: Any) -> int:
+        return int(stream.device)
+
+    def peer_route(self, other: Any) -> bool:
+        return bool(self._shared.peer) and getattr(other, "family", None) is self.family
+
+    def copy_peer(
+        self, stream: Any, dst: Any, dst_backend: Any, src: Any, src_backend: Any
+    ) -> None:
+        if not self.peer_route(dst_backend if dst_backend is not self else src_backend):
+            raise RuntimeError("emulated CUDA error: peer copy between devices without peer access")
+        self._enqueue(stream, "copy_peer", lambda: np.copyto(dst._ary, src._ary))
 
     # -- memory --------------------------------------------------------------
     def alloc_pinned(
@@ -174,13 +270,17 @@ class EmulatorBackend:
     def alloc_device(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
     ) -> Any:
-        return self._cuda.to_device(np.zeros(shape, dtype=dtype, order=order))
+        buf = self._cuda.to_device(np.zeros(shape, dtype=dtype, order=order))
+        buf.nx_device = self.device  # its device's memory: kernels elsewhere cannot reach it
+        return buf
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
 
     def device_view(self, device_buffer: Any, start: int, stop: int) -> Any:
-        return device_buffer[start:stop]
+        view = device_buffer[start:stop]
+        view.nx_device = getattr(device_buffer, "nx_device", None)
+        return view
 
     def kernel_arg(self, device_buffer: Any) -> Any:
         return device_buffer
@@ -221,7 +321,7 @@ class EmulatorBackend:
         raise TypeError("the emulator has no driver streams")
 
     def device_ordinal(self) -> int:
-        return 0
+        return self.device
 
     def adopt_device(self, obj: Any) -> tuple[Any, tuple[int, ...], np.dtype[Any], int | None]:
         from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
@@ -236,8 +336,9 @@ class EmulatorBackend:
     def new_stream(self) -> Any:
         with self._lock:
             self._wander()
-            self._streams += 1
-            return _Stream(f"emulated stream {self._streams}")
+            self._shared.streams += 1
+            on = f" on device {self.device}" if self.device else ""
+            return _Stream(f"emulated stream {self._shared.streams}{on}", self.device)
 
     def close_stream(self, stream: Any) -> None:
         # Queued work stays queued: it runs when something forces it (CUDA's
@@ -291,6 +392,15 @@ class EmulatorBackend:
     ) -> None:
         frozen = tuple(args)
         name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
+        self._check_device(stream, f"launch {name}")
+        for i, arg in enumerate(frozen):
+            there = getattr(arg, "nx_device", None)
+            if there is not None and there != stream.device:
+                raise RuntimeError(
+                    f"emulated CUDA error: launch {name} on {stream.label} (device "
+                    f"{stream.device}): argument {i} is memory of device {there}, which "
+                    "a kernel cannot reach (an illegal address)"
+                )
         self._enqueue(
             stream,
             f"launch {name}",
@@ -301,6 +411,7 @@ class EmulatorBackend:
     def record(self, stream: Any) -> Any:
         with self._lock:
             self._check_usable(stream, "record an event")
+            self._check_device(stream, "record an event")
             self._wander()
             self._seq += 1
             event = _Event(stream, self._seq)
@@ -343,6 +454,14 @@ class EmulatorBackend:
         if stream.closed:  # CUDA: the handle of a destroyed stream is invalid
             raise RuntimeError(
                 f"emulated CUDA error: cannot {what} on {stream.label}: it was destroyed"
+            )
+
+    def _check_device(self, stream: _Stream, what: str) -> None:
+        # CUDA: an event is recorded, and a kernel launched, in its stream's context.
+        if stream.device != self.device:
+            raise RuntimeError(
+                f"emulated CUDA error: cannot {what} on {stream.label} (device "
+                f"{stream.device}) through device {self.device}'s context"
             )
 
     def _enqueue(self, stream: _Stream, what: str, run: Callable[[], None]) -> None:

@@ -14,7 +14,9 @@ import ctypes
 import os
 import struct
 import threading
+import weakref
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Final, Literal
 
 import numpy as np
@@ -28,11 +30,19 @@ __all__ = ["BindingsBackend", "NumbaBackend"]
 
 
 class NumbaBackend:
-    """The backend numbaxfer uses by default."""
+    """The backend numbaxfer uses by default.
+
+    One object per device (``on_device``): the first is the thread's current device
+    when it was made. While only that one exists nothing here switches contexts; once
+    work is placed on a second device, every call that needs a context (allocation,
+    stream and event creation, kernel launch) makes its own device's context current
+    for the call (numba's ``with cuda.gpus[n]``). Copies and event records name their
+    stream, which belongs to its context, so they need no switch.
+    """
 
     name = "numba"
 
-    def __init__(self) -> None:
+    def __init__(self, device: int | None = None, siblings: dict[int, Any] | None = None) -> None:
         self.simulated: bool = bool(numba_cuda_config.ENABLE_CUDASIM)
         if not self.simulated and not cuda.is_available():
             raise RuntimeError(
@@ -43,11 +53,109 @@ class NumbaBackend:
         #: The simulator runs every copy at once.
         self.synchronous = self.simulated
         self._events: list[Any] = []
+        if device is None:
+            device = 0 if self.simulated else int(cuda.get_current_device().id)
+        self.device: int = device
+        #: device -> its backend object, shared by all of them (the family)
+        self._siblings: dict[int, Any] = {} if siblings is None else siblings
+        self._siblings[device] = self
+        self.family: object = self._siblings
+        #: (this device, other device) -> peer access available and enabled
+        self._peers: dict[tuple[int, int], bool] = {}
+        #: With several devices: event key -> (event, the backend whose pool it returns
+        #: to), shared by the family: an event belongs to one context, and may be
+        #: released through another device's handle (a transfer's scope, a fence).
+        self._owners: dict[int, tuple[Any, Any]] = {}
 
     def describe(self) -> str:
         if self.simulated:
             return "numba-cuda simulator (NUMBA_ENABLE_CUDASIM=1; copies are synchronous)"
-        return f"numba-cuda on {cuda.get_current_device().name}"
+        return f"numba-cuda on {cuda.gpus[self.device].name} (device {self.device})"
+
+    # -- devices -------------------------------------------------------------
+    def device_count(self) -> int:
+        return 1 if self.simulated else len(cuda.gpus)
+
+    def on_device(self, device: int) -> Any:
+        found = self._siblings.get(device)
+        if found is None:
+            found = type(self)(device, self._siblings)
+            found._peers, found._owners = self._peers, self._owners
+        return found
+
+    def buffer_device(self, device_buffer: Any) -> int:
+        if self.simulated:
+            return self.device
+        from cuda.bindings import driver as drv
+
+        attribute = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+        err, ordinal = drv.cuPointerGetAttribute(attribute, _memory(device_buffer)[0])
+        return self.device if err else int(ordinal)
+
+    def stream_device(self, stream: Any) -> int:
+        if self.simulated:
+            return self.device
+        from cuda.bindings import driver as drv
+
+        handle = getattr(stream, "handle", None)
+        if handle is None:  # a _StreamHandle: numba's stream inside
+            handle = stream.stream.handle
+        err, ctx = drv.cuStreamGetCtx(handle)
+        if err:
+            return self.device
+        for n in range(self.device_count()):
+            if int(_ctx_handle(cuda.gpus[n].get_primary_context())) == int(ctx):
+                return n
+        return self.device
+
+    def _here(self) -> AbstractContextManager[Any]:
+        """This device's context made current for a call, where it may not be."""
+        if len(self._siblings) == 1:
+            return nullcontext()
+        gpu: AbstractContextManager[Any] = cuda.gpus[self.device]
+        return gpu
+
+    def peer_route(self, other: Any) -> bool:
+        if self.simulated or getattr(other, "family", None) is not self.family:
+            return False
+        key = (self.device, other.device)
+        known = self._peers.get(key)
+        if known is None:
+            known = self._peers[key] = self._enable_peer(other)
+        return known
+
+    def _enable_peer(self, other: Any) -> bool:
+        """Peer access both ways between the two devices, where the hardware allows it
+        (cuDeviceCanAccessPeer); enabled once per pair (cuCtxEnablePeerAccess)."""
+        from cuda.bindings import driver as drv
+
+        def can(a: int, b: int) -> bool:
+            err, ok = drv.cuDeviceCanAccessPeer(a, b)
+            return not err and bool(ok)
+
+        if not (can(self.device, other.device) and can(other.device, self.device)):
+            return False
+        for here, there in ((self, other), (other, self)):
+            with cuda.gpus[here.device]:
+                ctx_there = cuda.gpus[there.device].get_primary_context()
+                (err,) = drv.cuCtxEnablePeerAccess(_ctx_handle(ctx_there), 0)
+                if err and err != drv.CUresult.CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED:
+                    return False
+        return True
+
+    def copy_peer(
+        self, stream: Any, dst: Any, dst_backend: Any, src: Any, src_backend: Any
+    ) -> None:
+        from cuda.bindings import driver as drv
+
+        dst_mem, src_mem = _memory(dst), _memory(src)
+        dst_ctx = _ctx_handle(cuda.gpus[dst_backend.device].get_primary_context())
+        src_ctx = _ctx_handle(cuda.gpus[src_backend.device].get_primary_context())
+        (err,) = drv.cuMemcpyPeerAsync(
+            dst_mem[0], dst_ctx, src_mem[0], src_ctx, dst_mem[1], stream.handle
+        )
+        if err:
+            raise RuntimeError(f"numbaxfer: cuMemcpyPeerAsync failed: {err!r}")
 
     # -- memory --------------------------------------------------------------
     def alloc_pinned(
@@ -55,12 +163,15 @@ class NumbaBackend:
     ) -> NDArray[Any]:
         if self.simulated and guard_enabled():  # the simulator's is ordinary numpy memory
             return alloc_pages(shape, dtype, order)
-        return cuda.pinned_array(shape, dtype=dtype, order=order)  # cuMemHostAlloc: page-aligned
+        if self.simulated:
+            return cuda.pinned_array(shape, dtype=dtype, order=order)
+        return _portable_pinned(shape, dtype, order)  # cuMemHostAlloc: page-aligned
 
     def alloc_device(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
     ) -> Any:
-        return cuda.device_array(shape, dtype=dtype, order=order)
+        with self._here():
+            return cuda.device_array(shape, dtype=dtype, order=order)
 
     def host_memory(self, buf: NDArray[Any]) -> Any:
         return buf
@@ -88,11 +199,7 @@ class NumbaBackend:
         """Page-lock ``array`` in place; unpinned when the returned object is dropped."""
         if self.simulated:
             return object()
-        from numba.cuda.cudadrv import driver
-
-        return cuda.current_context().mempin(
-            array, driver.host_pointer(array), driver.host_memory_size(array), mapped=False
-        )
+        return _PortablePin(array)
 
     def map_in_place(self, array: NDArray[Any]) -> tuple[Any, Any]:
         """Pin and map ``array`` in place (numba's ``cuda.mapped``), without its
@@ -129,7 +236,7 @@ class NumbaBackend:
         self.wait_event(cuda.external_stream(stream_handle), event)
 
     def device_ordinal(self) -> int:
-        return 0 if self.simulated else int(cuda.get_current_device().id)
+        return self.device
 
     def adopt_stream(self, handle: int) -> Any:
         if self.simulated:
@@ -142,7 +249,8 @@ class NumbaBackend:
 
     # -- streams -------------------------------------------------------------
     def new_stream(self) -> Any:
-        return cuda.stream()
+        with self._here():
+            return cuda.stream()
 
     def close_stream(self, stream: Any) -> None:
         # numba destroys the stream when the object is collected; the driver lets
@@ -182,14 +290,20 @@ class NumbaBackend:
         if self.simulated:
             lifted(args, lambda: kernel[griddim, blockdim, stream](*args))
         else:
-            kernel[griddim, blockdim, stream](*args)
+            with self._here():
+                kernel[griddim, blockdim, stream](*args)
 
     # -- events --------------------------------------------------------------
     def record(self, stream: Any) -> Any:
         if self._events:
             event = self._events.pop()
-        else:  # the simulator's event() takes no arguments
-            event = cuda.event() if self.simulated else cuda.event(timing=False)
+        elif self.simulated:  # the simulator's event() takes no arguments
+            event = cuda.event()
+        else:
+            with self._here():  # an event belongs to the context it was created in
+                event = cuda.event(timing=False)
+            if len(self._siblings) > 1:
+                self._owners[id(event)] = (event, self)
         event.record(stream)
         return event
 
@@ -205,8 +319,16 @@ class NumbaBackend:
         event.wait(stream)
 
     def release_event(self, event: Any) -> None:
-        if len(self._events) < 256:
-            self._events.append(event)
+        pool = self._events
+        if len(self._siblings) > 1:  # back to the pool of the device that made it
+            owner = self._owners.get(self._event_key(event))
+            if owner is not None:
+                pool = owner[1]._events
+        if len(pool) < 256:
+            pool.append(event)
+
+    def _event_key(self, event: Any) -> int:
+        return id(event)
 
 
 def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
@@ -256,6 +378,47 @@ def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
     raise TypeError(
         f"cannot adopt {type(obj).__name__}: it has neither __cuda_array_interface__ nor __dlpack__"
     )
+
+
+def _portable_pinned(
+    shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"]
+) -> NDArray[Any]:
+    """``cuda.pinned_array`` with CU_MEMHOSTALLOC_PORTABLE: page-locked for every
+    context of the process, so any device's copies may use it."""
+    nbytes = max(1, int(np.prod(shape, dtype=np.int64))) * dtype.itemsize
+    buffer: Any = cuda.current_context().memhostalloc(nbytes, portable=True)
+    return np.ndarray(shape=shape, dtype=dtype, order=order, buffer=buffer)
+
+
+class _PortablePin:
+    """``array`` page-locked in place for every context (cuMemHostRegister with
+    CU_MEMHOSTREGISTER_PORTABLE); unregistered when this object is collected."""
+
+    __slots__ = ("__weakref__", "array")
+
+    def __init__(self, array: NDArray[Any]) -> None:
+        from cuda.bindings import driver as drv
+
+        cuda.current_context()  # a context must be current to register
+        ptr, size = int(array.ctypes.data), int(array.nbytes)
+        flags = drv.CU_MEMHOSTREGISTER_PORTABLE
+        (err,) = drv.cuMemHostRegister(ptr, size, flags)
+        if err:
+            raise RuntimeError(f"numbaxfer: cuMemHostRegister (portable) failed: {err!r}")
+        self.array = array  # the memory stays allocated while pinned
+        weakref.finalize(self, drv.cuMemHostUnregister, ptr)
+
+
+def _ctx_handle(ctx: Any) -> Any:
+    """The driver handle of a numba context (a ``CUcontext``)."""
+    return ctx.handle
+
+
+def _memory(buf: Any) -> tuple[int, int]:
+    """(device pointer, bytes) of a numba device array or a ``_DeviceMemory``."""
+    if isinstance(buf, _DeviceMemory):
+        return buf.ptr, buf.nbytes
+    return int(buf.__cuda_array_interface__["data"][0]), int(buf.nbytes)
 
 
 class _DeviceMemory:
@@ -448,15 +611,16 @@ class BindingsBackend(NumbaBackend):
 
     name = "numba"
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, device: int | None = None, siblings: dict[int, Any] | None = None) -> None:
+        super().__init__(device, siblings)
         from cuda.bindings import driver
 
         self._drv = driver
         self._not_ready = driver.CUresult.CUDA_ERROR_NOT_READY
         self._no_timing = driver.CUevent_flags.CU_EVENT_DISABLE_TIMING
         self._local = threading.local()
-        cuda.current_context()  # make numba's context current on this thread
+        with self._here():
+            cuda.current_context()  # make numba's context current on this thread
         # The direct launch path (NUMBAXFER_DIRECT_LAUNCH=0 turns it off): cache of
         # (id(dispatcher), ids of the arguments' numba types...) -> _Direct, or a tuple
         # (what the ids name) where numba's dispatcher must launch; launch dimensions as
@@ -486,7 +650,8 @@ class BindingsBackend(NumbaBackend):
     def alloc_device(
         self, shape: tuple[int, ...], dtype: np.dtype[Any], order: Literal["C", "F"] = "C"
     ) -> Any:
-        return _DeviceMemory(cuda.device_array(shape, dtype=dtype, order=order))
+        with self._here():
+            return _DeviceMemory(cuda.device_array(shape, dtype=dtype, order=order))
 
     def _device_token(self, array: Any) -> Any:
         return _DeviceMemory(array)
@@ -511,7 +676,8 @@ class BindingsBackend(NumbaBackend):
         self._check(err, "cuStreamWaitEvent")
 
     def new_stream(self) -> Any:
-        return _StreamHandle(cuda.stream())
+        with self._here():
+            return _StreamHandle(cuda.stream())
 
     def sync_stream(self, stream: Any) -> None:
         (err,) = self._drv.cuStreamSynchronize(stream.handle)
@@ -540,9 +706,25 @@ class BindingsBackend(NumbaBackend):
         blockdim: int | tuple[int, ...],
         args: Sequence[Any],
     ) -> None:
-        """The direct path where it applies (see ``_Direct``), numba's dispatcher
-        otherwise; a launch the driver refuses is redone through numba, so that the
-        error raised is numba's own."""
+        """On this backend's device (its context current where several are in use):
+        the direct path where it applies (see ``_Direct``; its cache is this device's,
+        each device's backend holding its own), numba's dispatcher otherwise; a launch
+        the driver refuses is redone through numba, so that the error raised is numba's
+        own."""
+        if len(self._siblings) == 1:
+            self._launch(stream, kernel, griddim, blockdim, args)
+        else:
+            with self._here():
+                self._launch(stream, kernel, griddim, blockdim, args)
+
+    def _launch(
+        self,
+        stream: Any,
+        kernel: Any,
+        griddim: int | tuple[int, ...],
+        blockdim: int | tuple[int, ...],
+        args: Sequence[Any],
+    ) -> None:
         direct = self._direct_for(kernel, args) if self._direct_on else None
         if direct is not None:
             try:
@@ -632,8 +814,11 @@ class BindingsBackend(NumbaBackend):
         if self._events:
             event = self._events.pop()
         else:
-            err, event = self._drv.cuEventCreate(self._no_timing)
+            with self._here():  # an event belongs to the context it was created in
+                err, event = self._drv.cuEventCreate(self._no_timing)
             self._check(err, "cuEventCreate")
+            if len(self._siblings) > 1:
+                self._owners[int(event)] = (event, self)
         (err,) = self._drv.cuEventRecord(event, stream.handle)
         self._check(err, "cuEventRecord")
         return event
@@ -652,3 +837,6 @@ class BindingsBackend(NumbaBackend):
     def wait_event(self, stream: Any, event: Any) -> None:
         (err,) = self._drv.cuStreamWaitEvent(stream.handle, event, 0)
         self._check(err, "cuStreamWaitEvent")
+
+    def _event_key(self, event: Any) -> int:
+        return int(event)

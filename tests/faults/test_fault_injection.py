@@ -467,6 +467,62 @@ class Chain:
         env.expect("src (re-run)", src.read(), _data(10) + 1, "unchanged")
 
 
+class PeerCopy:
+    """Across devices: upload and a kernel on device 0, a copy into device 1's array on
+    device 0's stream, a download of it on device 1's stream (which must wait for the
+    copy, on the device). ``peer`` False: the copy takes the staged route."""
+
+    name = "peer_copy"
+    peer = True
+    expected: tuple[type[BaseException], ...] = ()
+
+    def _devices(self, env: Env) -> None:
+        inner: Any = env.backend.inner  # the emulator under the fault wrapper
+        inner._shared.peer = self.peer  # its peer-access switch
+
+    def run(self, env: Env) -> None:
+        self._devices(env)
+        s0 = env.stream("s0", nx.stream())
+        s1 = env.stream("s1", nx.stream(device=1))
+        src = env.host("src", nx.pinned_array(N, F32))
+        _fill(src, _data(0))
+        a, b = nx.device_array(N, F32), nx.device_array(N, F32, device=1)
+        env.extra.update(a=a, b=b)
+        out = _fresh_out(env, "out")
+        env.waitable("up", s0.upload(src, to=a), ("src",))
+        s0.launch(add_one, GRID, BLOCK, a)
+        t = s0.copy(a, to=b)
+        assert t.route == ("peer" if self.peer else "staged")
+        env.waitable("down", s1.download(b, into=out), ("out",))
+        env.wait("up")
+        env.wait("down")
+        env.expect("out", env.pinned["out"].read(), _data(0) + 1, "program")
+
+    def recover_and_check(self, env: Env) -> None:
+        self._devices(env)
+        s0 = _s(env, "s0")
+        s1 = env.streams.get("s1") or env.stream("s1", nx.stream(device=1))
+        a = _d(env, "a")
+        b = env.extra.get("b")
+        if b is None:
+            b = env.extra["b"] = nx.device_array(N, F32, device=1)
+        src, out = _p(env, "src"), _p(env, "out")
+        _fill(src, _data(7))
+        up = s0.upload(src, to=a)
+        s0.launch(add_one, GRID, BLOCK, a)
+        s0.copy(a, to=b)
+        down = s1.download(b, into=out)
+        src, out = up.wait(), down.wait()
+        env.rebind("src", src)
+        env.rebind("out", out)
+        env.expect("out (re-run)", out.read(), _data(7) + 1, "unchanged")
+
+
+class StagedCopy(PeerCopy):
+    name = "staged_copy"
+    peer = False
+
+
 PROGRAMS: dict[str, Callable[[], FaultProgram]] = {
     p.name: p
     for p in (
@@ -479,6 +535,8 @@ PROGRAMS: dict[str, Callable[[], FaultProgram]] = {
         PinnedScope,
         LendOfLend,
         Chain,
+        PeerCopy,
+        StagedCopy,
     )
 }
 EXCEPTIONS: dict[str, type[BaseException]] = {

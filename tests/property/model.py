@@ -80,6 +80,8 @@ class Buffer:
     writer: Core | None = None
     written_at: int = 0
     readers: dict[Core, int] = field(default_factory=dict)
+    #: Device only: the device it was allocated on.
+    device: int = 0
 
 
 @dataclass(eq=False)
@@ -93,6 +95,8 @@ class Core:
     #: other stream -> the clock when this stream last waited (on the device) for all
     #: work enqueued there: an explicit ``wait_for``, or one numbaxfer inserted.
     waited: dict[Core, int] = field(default_factory=dict)
+    #: The device the stream runs on.
+    device: int = 0
 
 
 @dataclass(eq=False)
@@ -144,6 +148,23 @@ def stream_open(s: Handle) -> ErrorType | None:
 
 def match(a: Handle, b: Handle) -> ErrorType | None:
     return ValueError if a.shape != b.shape else None
+
+
+def placed(s: Handle, dv: Handle) -> ErrorType | None:
+    """An upload, a download or a kernel takes device arrays of its stream's device."""
+    assert s.core is not None and dv.buf is not None
+    return nx.DeviceMismatchError if dv.buf.device != s.core.device else None
+
+
+def copy_placed(s: Handle, src: Handle, to: Handle) -> ErrorType | None:
+    """A device-to-device copy runs on a stream of the source's or the destination's
+    device (both, for a copy within one device)."""
+    assert s.core is not None and src.buf is not None and to.buf is not None
+    if s.core.device not in (src.buf.device, to.buf.device):
+        return nx.DeviceMismatchError
+    if src.buf.device == to.buf.device != s.core.device:
+        return nx.DeviceMismatchError
+    return None
 
 
 Use = tuple[Handle, bool]  # a device array and whether the call writes it
@@ -210,6 +231,7 @@ def wait_for(clock: Clock, s: Handle, other: Handle) -> None:
 def upload(s: Handle, src: Handle, to: Handle) -> list[ErrorType]:
     return errors(
         stream_open(s),
+        placed(s, to),
         match(src, to),
         to.flag.exclusive(),
         src.flag.exclusive(),
@@ -220,6 +242,7 @@ def upload(s: Handle, src: Handle, to: Handle) -> list[ErrorType]:
 def download(s: Handle, src: Handle, into: Handle) -> list[ErrorType]:
     return errors(
         stream_open(s),
+        placed(s, src),
         match(src, into),
         src.flag.readable(),
         into.flag.exclusive(),
@@ -230,6 +253,7 @@ def download(s: Handle, src: Handle, into: Handle) -> list[ErrorType]:
 def copy(s: Handle, src: Handle, to: Handle) -> list[ErrorType]:
     return errors(
         stream_open(s),
+        copy_placed(s, src, to),
         match(src, to),
         src.flag.readable(),
         to.flag.exclusive(),
@@ -242,7 +266,10 @@ def launch(s: Handle, uses: list[Use]) -> list[ErrorType]:
     which it only reads (those may be lent)."""
     return errors(
         stream_open(s),
-        *(h.flag.exclusive() if writes else h.flag.readable() for h, writes in uses),
+        *(
+            placed(s, h) or (h.flag.exclusive() if writes else h.flag.readable())
+            for h, writes in uses
+        ),
         cross_stream(s, uses),
     )
 

@@ -112,11 +112,11 @@ class CheckedDriver:
     def pinned(self, n: int) -> Any:
         return self._made_here(lambda: nx.pinned_array(n, np.float64))
 
-    def device(self, n: int) -> Any:
-        return self._made_here(lambda: nx.device_array(n, np.float64))
+    def device(self, n: int, device: int = 0) -> Any:
+        return self._made_here(lambda: nx.device_array(n, np.float64, device=device))
 
-    def stream(self, strict: bool = False) -> Any:
-        return self._made_here(lambda: nx.stream(strict=strict))
+    def stream(self, strict: bool = False, device: int = 0) -> Any:
+        return self._made_here(lambda: nx.stream(strict=strict, device=device))
 
     def fill(self, h: Any, index: int | slice, value: Any) -> NDArray[Any]:
         """One write() block; returns its view (read-only after the block)."""
@@ -181,7 +181,7 @@ class CheckedDriver:
 
     def contents(self, d: Any, n: int) -> NDArray[Any]:
         """Read a device array back through the public API, on a stream of its own."""
-        s = self.stream()
+        s = self.stream(device=d.device)
         out = s.download(d, into=self.pinned(n)).wait()
         s.close()
         return np.array(out.read())
@@ -205,10 +205,10 @@ class RawDriver:
     def pinned(self, n: int) -> Any:
         return self.cuda.pinned_array(n, np.float64)
 
-    def device(self, n: int) -> Any:
-        return self.cuda.device_array(n, np.float64)
+    def device(self, n: int, device: int = 0) -> Any:
+        return self.cuda.device_array(n, np.float64)  # raw: one device; placement unchecked
 
-    def stream(self, strict: bool = False) -> Any:
+    def stream(self, strict: bool = False, device: int = 0) -> Any:
         return self.cuda.stream()
 
     def fill(self, h: Any, index: int | slice, value: Any) -> NDArray[Any]:
@@ -316,6 +316,10 @@ RARELY = st.integers(0, 2)
 #: (nothing, most of the time) or which misuse to try.
 THEN = st.one_of(st.none(), st.none(), st.integers(0, 5))
 ELEMENT = st.one_of(st.none(), st.integers(0, N - 1))  # None: the whole array
+#: Devices per emulated host, and where a new stream or device array goes (device 0
+#: twice as often: most work stays on one device, some crosses).
+DEVICES = 2
+PLACE = st.sampled_from([0, 0, 1])
 
 
 class Programs(RuleBasedStateMachine):
@@ -356,17 +360,22 @@ class Programs(RuleBasedStateMachine):
         seed1=SEEDS,
         seed2=SEEDS,
         strict=st.sampled_from([False, False, True]),
+        placement=st.sampled_from([(0, 0), (0, 1), (1, 0), (1, 1)]),
     )
-    def start(self, first: str, seed1: int, seed2: int, strict: bool) -> None:
+    def start(
+        self, first: str, seed1: int, seed2: int, strict: bool, placement: tuple[int, int]
+    ) -> None:
         """Worlds, two streams (the second strict in a third of the programs), two host
-        and two device arrays."""
-        for schedule in self.schedules(first, seed1, seed2):
-            backend = EmulatorBackend(schedule)
+        and two device arrays; the second stream and device array on ``placement``'s
+        devices. Each world's emulator has two devices, with peer access in alternate
+        worlds (copies between devices take the peer route in one, staged in the next)."""
+        for w, schedule in enumerate(self.schedules(first, seed1, seed2)):
+            backend = EmulatorBackend(schedule, devices=DEVICES, peer=w % 2 == 0)
             self.worlds.append(RawDriver(backend) if self.RAW else CheckedDriver(backend))
         for k in range(2):
-            self.new_stream(strict and k == 1)
+            self.new_stream(strict and k == 1, placement[0] if k else 0)
             self.new_host(N)
-            self.new_device(N)
+            self.new_device(N, placement[1] if k else 0)
 
     def value(self) -> float:
         self.counter += 1
@@ -462,31 +471,38 @@ class Programs(RuleBasedStateMachine):
         self.hosts.append(h)
         return h
 
-    @rule(size=st.sampled_from(SIZES))
-    def new_device(self, size: int) -> None:
+    @rule(size=st.sampled_from(SIZES), device=PLACE)
+    def new_device(self, size: int, device: int = 0) -> None:
         live = [b for b in self.dev_bufs if not b.freed]
         if len(live) < MAX_DEVICE and len(self.dev_bufs) < MAX_MADE:
-            self.make_device(size)
+            self.make_device(size, device)
 
-    def make_device(self, size: int) -> Handle:
+    def make_device(self, size: int, device: int = 0) -> Handle:
         k = len(self.dev_bufs)
-        buf = m.Buffer(f"dev{k}", np.zeros(size))
-        h = Handle("device", f"dev{k}", m.Flag(), [d.device(size) for d in self.worlds], buf=buf)
+        name = f"dev{k}" + (f"@{device}" if device else "")
+        buf = m.Buffer(name, np.zeros(size), device=device)
+        real = [d.device(size, device) for d in self.worlds]
+        h = Handle("device", name, m.Flag(), real, buf=buf)
         buf.current = h
         self.dev_bufs.append(buf)
         self.devices.append(h)
         return h
 
-    @rule(strict=st.sampled_from([False, False, True]))
-    def new_stream(self, strict: bool = False) -> None:
+    @rule(strict=st.sampled_from([False, False, True]), device=PLACE)
+    def new_stream(self, strict: bool = False, device: int = 0) -> None:
         live = [c for c in self.cores if not c.closed]
         if len(live) < MAX_STREAMS and len(self.cores) < MAX_MADE:
-            self.make_stream(strict)
+            self.make_stream(strict, device)
 
-    def make_stream(self, strict: bool) -> Handle:
-        core = m.Core(f"s{len(self.cores)}" + ("(strict)" if strict else ""), strict)
+    def make_stream(self, strict: bool, device: int = 0) -> Handle:
+        name = (
+            f"s{len(self.cores)}"
+            + ("(strict)" if strict else "")
+            + (f"@{device}" if device else "")
+        )
+        core = m.Core(name, strict, device=device)
         self.cores.append(core)
-        real = [d.stream(strict) for d in self.worlds]
+        real = [d.stream(strict, device) for d in self.worlds]
         h = Handle("stream", core.name, m.Flag(), real, core=core)
         self.streams.append(h)
         return h
@@ -951,7 +967,9 @@ class Programs(RuleBasedStateMachine):
                 lambda d, w: d.launch_host(st_.real[w], x.real[w], n),
             )
             return
-        errs = m.errors(m.stream_open(st_), nx.PageableMemoryError)
+        # A download checks its device array's placement before its host memory.
+        placed = m.placed(st_, x) if what == "download" else None
+        errs = m.errors(m.stream_open(st_), placed, nx.PageableMemoryError)
         if what == "upload":
             self.run(
                 errs,
@@ -964,6 +982,47 @@ class Programs(RuleBasedStateMachine):
                 "download into numpy",
                 lambda d, w: d.download_pageable(st_.real[w], x.real[w], n),
             )
+
+    # -- across devices ------------------------------------------------------------------------
+    @rule(i=INDEX, j=INDEX, k=INDEX, on_src=st.booleans())
+    def across_devices(self, i: int, j: int, k: int, on_src: bool) -> None:
+        """A copy between devices, on a stream of the source's or the destination's
+        device; then the destination downloaded on another stream of its device. A lost
+        cross-device ordering shows as stale data (the random walk reaches this rarely)."""
+        devs = [h for h in self.current("device") if h.buf is not None]
+        if not devs:
+            return
+        src = devs[i % len(devs)]
+        assert src.buf is not None
+        dsts = [
+            h
+            for h in devs
+            if h.buf is not None
+            and h.buf.device != src.buf.device
+            and h.buf.data.shape == src.buf.data.shape
+        ]
+        if not dsts:
+            return
+        dst = dsts[j % len(dsts)]
+        assert dst.buf is not None
+        on = src.buf.device if on_src else dst.buf.device
+        streams = [h for h in self.current("stream") if h.core is not None and h.core.device == on]
+        if not streams:
+            return
+        s = streams[k % len(streams)]
+        self.do_copy(s, src, dst)
+        readers = [
+            h
+            for h in self.current("stream")
+            if h.core is not None and h.core.device == dst.buf.device and h.core is not s.core
+        ]
+        hosts = [
+            h
+            for h in self.current("host")
+            if h.buf is not None and h.flag.mode == m.FREE and h.buf.data.shape == dst.shape
+        ]
+        if readers and hosts:
+            self.do_download(readers[k % len(readers)], dst, hosts[i % len(hosts)])
 
     # -- the most common calls, twice as likely ------------------------------------------------
     @rule(s=INDEX, i=INDEX, j=INDEX, who=WHO)

@@ -27,6 +27,11 @@ close-pending          ``Stream.close``: it sees no unfinished transfers
 closed-stream          ``Stream._check_open``: a closed stream accepts work
 shape-match            ``_stream.check_match``: shapes are not compared
 pageable               ``_stream.check_host``: numpy memory is not refused
+device-placement       ``check_same_backend``, ``refuse_device``: arrays of another
+                       device of the host pass (a kernel, an upload, a download, a copy
+                       on a stream of neither device)
+cross-device-order     ``_order.StreamCore.wait_for``: no event wait between streams of
+                       different devices (between streams of one device: kept)
 =====================  =================================================================
 """
 
@@ -191,6 +196,28 @@ def pageable(mp: pytest.MonkeyPatch) -> None:
     mp.setattr(_stream, "check_host", check_host)
 
 
+def device_placement(mp: pytest.MonkeyPatch) -> None:
+    original = _checks.check_same_backend
+
+    def check_same_backend(x: Any, op: str, param: str, backend: Any, *rest: Any) -> None:
+        if x._backend.family is not backend.family:
+            original(x, op, param, backend, *rest)
+
+    for module in (_checks, _stream):
+        mp.setattr(module, "check_same_backend", check_same_backend)
+    mp.setattr(_stream, "refuse_device", lambda *args: None)
+
+
+def cross_device_order(mp: pytest.MonkeyPatch) -> None:
+    original = _order.StreamCore.wait_for
+
+    def wait_for(self: _order.StreamCore, other: _order.StreamCore) -> None:
+        if other.backend is self.backend:
+            original(self, other)
+
+    mp.setattr(_order.StreamCore, "wait_for", wait_for)
+
+
 SWITCHES: dict[str, Switch] = {
     "moved-use": moved_use,
     "wait-once": wait_once,
@@ -208,4 +235,6 @@ SWITCHES: dict[str, Switch] = {
     "closed-stream": closed_stream,
     "shape-match": shape_match,
     "pageable": pageable,
+    "device-placement": device_placement,
+    "cross-device-order": cross_device_order,
 }
