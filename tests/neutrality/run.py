@@ -307,7 +307,9 @@ def main() -> int:
 
             # 5. The editable install, seen by mypy from outside the checkout.
             sh(py, "-m", "pip", "uninstall", "-q", "-y", "numbaxfer")
+            t5 = time.monotonic()
             failures += check_editable(py, work)
+            print(f"editable install check: {time.monotonic() - t5:.0f} s")
         finally:
             sh(py, "-m", "pip", "uninstall", "-q", "-y", "numbaxfer")
         print(
