@@ -20,6 +20,8 @@ endif
 
 all: test
 
+# Editable: hatchling writes a .pth path entry naming the checkout (no import hook), so
+# mypy run from any directory in this venv finds numbaxfer and its plugin.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install -q --upgrade pip

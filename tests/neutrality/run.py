@@ -15,7 +15,14 @@ In a venv of its own (numbaxfer's dependencies and mypy, not numbaxfer), this sc
    (``examples/bugs/seed_bug.py``) reported;
 4. prints what opting in to numbaxfer's numba.cuda stubs (``mypy_path``) changes on the
    corpus (types get precise, baseline errors about numba's bundled legacy numba.cuda
-   go), and requires that opting in reports no error on a line that had none.
+   go), and requires that opting in reports no error on a line that had none;
+5. installs the checkout editable (``pip install -e``, as ``make test`` does) and runs
+   mypy --strict from a directory outside the checkout on a user's program with a
+   ``cuda.jit`` kernel and the seed bug, with the plugin and ``mypy_path`` set as
+   docs/install.md says (the venv's ``share/numbaxfer/stubs``, then the checkout's
+   ``stubs/``): mypy must find numbaxfer (the editable install must be a path entry, not
+   an import hook only the interpreter sees), report the use after the transfer, and
+   nothing else (no ``untyped-decorator`` from numba's own sources).
 
 numbaxfer is uninstalled again at the end, so the venv stays a baseline for the next run.
 """
@@ -82,6 +89,118 @@ def mypy(py: Path, work: Path, name: str, body: str, tag: str) -> list[str]:
     if proc.returncode not in (0, 1) or proc.stderr.strip():
         sys.exit(f"mypy crashed ({tag}, {name}):\n{proc.stdout}{proc.stderr}")
     return sorted(proc.stdout.splitlines())
+
+
+# Step 5's program: a user's module beside no numbaxfer checkout. Under --strict with the
+# stubs, the kernel is typed (numba's own sources would give untyped-decorator) and the
+# seed bug is the one error.
+USER_PROGRAM = '''\
+"""A user's program: a kernel, and the seed bug."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+
+import numbaxfer as nx
+
+
+@cuda.jit
+def scale(a: Any, f: float) -> None:
+    for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
+        a[i] *= f
+
+
+def main(n: int = 1024) -> float:
+    s = nx.stream()
+    host = nx.pinned_array(n, np.float32)
+    dev = nx.device_array(n, np.float32)
+    up = s.upload(host, to=dev)
+    with host.write() as a:  # the seed bug: the copy may still be reading host
+        a[-1] = 2.0
+    host = up.wait()
+    return float(host.read()[-1])
+'''
+USER_MOVE_LINE = USER_PROGRAM.splitlines().index("    up = s.upload(host, to=dev)") + 1
+
+
+def check_editable(py: Path, work: Path) -> int:
+    """Step 5: the checkout installed editable, mypy run from outside it. Failures."""
+    failures = 0
+    sh(py, "-m", "pip", "install", "-q", "--no-deps", "-e", ROOT)
+    outside = work / "user-project"
+    outside.mkdir()
+    (outside / "user_program.py").write_text(USER_PROGRAM)
+    # What a user's shell has: no PYTHONPATH or MYPYPATH naming the checkout.
+    env = {k: v for k, v in os.environ.items() if k not in ("MYPYPATH", "PYTHONPATH")}
+    probe = subprocess.run(
+        [
+            str(py),
+            "-c",
+            "import numbaxfer, sysconfig; print(numbaxfer.__file__);"
+            " print(sysconfig.get_path('data'))",
+        ],
+        cwd=outside,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    lines = probe.stdout.splitlines()
+    if (
+        probe.returncode != 0
+        or len(lines) != 2
+        or Path(lines[0]) != ROOT / "numbaxfer" / "__init__.py"
+    ):
+        print("FAIL: the editable install does not import the checkout:")
+        print(probe.stdout + probe.stderr)
+        return 1
+    share = Path(lines[1]) / "share" / "numbaxfer" / "stubs"
+    expected = (
+        f'user_program.py:{USER_MOVE_LINE + 1}: error: "host" is used after it was moved into'
+        f" Stream.upload() at line {USER_MOVE_LINE}"
+    )
+    for k, (where, stubs) in enumerate(
+        (("venv share/", share), ("checkout stubs/", ROOT / "stubs"))
+    ):
+        ini = outside / "mypy.ini"
+        ini.write_text(
+            f"[mypy]\nstrict = True\nplugins = numbaxfer.mypy_plugin\nmypy_path = {stubs}\n"
+        )
+        proc = subprocess.run(
+            [
+                str(py),
+                "-m",
+                "mypy",
+                "--cache-dir",
+                str(work / ".cache" / f"editable-{k}"),
+                "--no-error-summary",
+                "--hide-error-context",
+                "user_program.py",
+            ],
+            cwd=outside,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        out = proc.stdout.splitlines()
+        ok = (
+            proc.returncode == 1
+            and not proc.stderr.strip()
+            and len(out) == 1
+            and out[0].startswith(expected)
+            and out[0].endswith("[use-after-transfer]")
+        )
+        shown = out[0] if ok else "WRONG"
+        print(f"editable install, mypy --strict outside the checkout, stubs from {where}: {shown}")
+        if not ok:
+            failures += 1
+            print(f"    expected only: {expected}... [use-after-transfer]")
+            print("\n".join(f"    {x}" for x in (proc.stdout + proc.stderr).splitlines()))
+    return failures
 
 
 def diff(a: list[str], b: list[str]) -> list[str]:
@@ -185,6 +304,12 @@ def main() -> int:
                     failures += 1
                     print("FAIL: opting in reports errors on lines that had none:")
                     print("\n".join(new_err))
+
+            # 5. The editable install, seen by mypy from outside the checkout.
+            sh(py, "-m", "pip", "uninstall", "-q", "-y", "numbaxfer")
+            t5 = time.monotonic()
+            failures += check_editable(py, work)
+            print(f"editable install check: {time.monotonic() - t5:.0f} s")
         finally:
             sh(py, "-m", "pip", "uninstall", "-q", "-y", "numbaxfer")
         print(
