@@ -65,6 +65,7 @@ from mypy.patterns import (
 )
 
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
+from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
 from .paths import (
     depends_on_name,
@@ -124,14 +125,23 @@ class Event:
 
 
 class Analysis:
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, entry: State | None = None) -> None:
         self.scope = scope
+        #: The state at the scope's entry (a method's view of its ``self``, see
+        #: ``classes.py``); None: everything usable, or what ``scope.objects`` says.
+        self.entry = entry
+        #: The join of the states at the scope's exits (after ``run``).
+        self.final: State | None = None
+        #: A method call whose receiver's class was not inferred yet (``classes.py``).
+        self.unresolved = False
         self.events: dict[tuple[str, int, str], Event] = {}
         self.stack: list[_Ctx] = []
         self.n_try = 0
         self.exits: list[State] = []
         #: producer fact id -> (bound name, the name node)
         self.binds: dict[int, tuple[str, NameExpr]] = {}
+        #: producer fact id -> the attribute or index path its transfer was stored in
+        self.held_in: dict[int, str] = {}
         #: lend fact id -> (lent name, owner display)
         self.lends: dict[int, tuple[str, str]] = {}
         #: move fact id -> paths it moved
@@ -154,10 +164,14 @@ class Analysis:
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
-        out = self.block(self.scope.body, State())
+        start = self.entry.copy() if self.entry is not None else State()
+        if self.entry is None and self.scope.objects is not None:
+            self.scope.objects.enter(self, start)
+        out = self.block(self.scope.body, start)
         if out is not None:
             self.exits.append(out)
         final = join_states(*self.exits)
+        self.final = final
         if final is None:
             return
         for key, atoms in final.vals.items():
@@ -327,7 +341,24 @@ class Analysis:
             if out is None:
                 return None
             r = out
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
+            obj = s.lvalues[0].name
+            for field, arg in constructor_fields(rv):
+                if isinstance(arg, NameExpr) and arg.name != obj:
+                    self.alias_field(f"{obj}.{field}", arg.name, r)
         return r
+
+    def alias_field(self, field: str, src: str, st: State) -> None:
+        """The field path ``field`` holds the object at path ``src`` (both usable or
+        moved together, until either is rebound)."""
+        self.compound_keys.add(field)
+        atoms = st.get(src)
+        if atoms != OWN_SET:
+            st.put(field, atoms)
+        if len(st.alias) >= MAX_ALIASES:
+            del st.alias[next(iter(st.alias))]
+        st.alias.setdefault(src, {})[field] = True
 
     def infer(self, name: str) -> TypeInfo | None:
         return self.inferred.get(name)
@@ -403,6 +434,8 @@ class Analysis:
                 self.binds[payload.id] = (key, node)
             else:
                 st.put(key, frozenset({("E", payload.id, 0)}))
+                if not is_name:
+                    self.held_in.setdefault(payload.id, key)
         elif kind == "copy" and isinstance(payload, tuple):
             src, atoms = payload
             if src != key:
@@ -915,6 +948,9 @@ class Analysis:
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+        if isinstance(callee, MemberExpr) and self.scope.objects is not None:
+            # ``obj.method()``: what the method does to ``obj``'s attributes.
+            self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)

@@ -44,6 +44,7 @@ def take_back_fix(an: Analysis, fact: Fact, moved: str) -> str:
     if fact.producer:
         moved = buffer_name(an, moved)
         bound = an.binds.get(fact.id)
-        t = bound[0] if bound else "<transfer>"
+        held = an.held_in.get(fact.id)
+        t = bound[0] if bound else display_path(held) if held else "<transfer>"
         return f'take it back first: "{moved} = {t}.wait()"'
     return f'rebind "{moved}" to a new value first ({fact.callee}() owns the old one)'
