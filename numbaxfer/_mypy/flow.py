@@ -449,17 +449,16 @@ class Analysis:
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
-        is_name = root_name(key) == key
         self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
-            if k in st.vals and (path_extends(k, key) or (is_name and depends_on_name(k, key))):
+            if k in st.vals and (path_extends(k, key) or depends_on_name(k, key)):
                 self.lose(st.vals.pop(k))
         if st.alias:
             st.alias.pop(key, None)
             for name in list(st.alias):
                 targets = st.alias[name]
                 for t in list(targets):
-                    if t == key or path_extends(t, key) or (is_name and depends_on_name(t, key)):
+                    if t == key or path_extends(t, key) or depends_on_name(t, key):
                         del targets[t]
                 if not targets:
                     del st.alias[name]

@@ -72,6 +72,9 @@ _INDEX_OPS: Final = frozenset({"+", "-", "*", "%", "//"})
 def _index_text(e: Expression, depth: int) -> str | None:
     if isinstance(e, NameExpr):
         return e.name
+    if isinstance(e, MemberExpr) and depth > 0:
+        base = _index_text(e.expr, depth)
+        return f"{base}.{e.name}" if base is not None and "(" not in base else None
     if isinstance(e, IntExpr):
         return str(e.value)
     if isinstance(e, OpExpr) and e.op in _INDEX_OPS and depth < 4:
@@ -85,7 +88,7 @@ def _index_text(e: Expression, depth: int) -> str | None:
 
 
 _INDEX_NAME: Final = re.compile(r"\[\$([^\[\]]*)\]")
-_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
 def root_name(key: str) -> str:
@@ -100,12 +103,17 @@ def path_extends(key: str, prefix: str) -> bool:
 
 
 def depends_on_name(key: str, name: str) -> bool:
-    """Does the value at ``key`` stop being the same when ``name`` is rebound?"""
+    """Does the value at ``key`` stop being the same when ``name`` (a name, or an
+    attribute path such as ``self.k`` used in a ring index) is rebound?"""
     if root_name(key) == name:
         return True
     if "[$" not in key:
         return False
-    return any(name in _IDENT.findall(idx) for idx in _INDEX_NAME.findall(key))
+    for idx in _INDEX_NAME.findall(key):
+        for ident in _IDENT.findall(idx):
+            if ident == name or ident.startswith(name + "."):
+                return True
+    return False
 
 
 def display_path(key: str) -> str:

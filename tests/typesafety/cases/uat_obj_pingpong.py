@@ -21,7 +21,7 @@ class PingPong:
         self.ta = self.s.upload(self.a, to=self.dev)
 
     def step_b(self) -> None:
-        with self.a.write() as w:  # E: use-after-transfer "\"self.a\" may be used after it was moved into Stream.upload() at line 22 in PingPong.step_a()" "\"self.a = self.ta.wait()\""
+        with self.a.write() as w:  # E: use-after-transfer "\"self.a\" may be used after it was moved into Stream.upload() at line 21 in PingPong.step_a()" "\"self.a = self.ta.wait()\""
             w[:] = 1.0
         if self.ta is not None:
             self.a = self.ta.wait()
