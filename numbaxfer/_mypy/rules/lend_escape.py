@@ -7,6 +7,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
+from ..._wording import LEND_ENDED_FIX
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
@@ -29,11 +30,11 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     maybe = any(a[0] != "X" for a in ev.atoms)
     lines = {f.line for f in lends}
     owners = {an.lends.get(f.id, ("", ""))[1] for f in lends} - {""}
-    owner = f' or use the owner "{sorted(owners)[0]}"' if owners else ""
+    owner = f' "{sorted(owners)[0]}"' if owners else ""
     verb = "may be used" if maybe else "is used"
     text = (
         f'Lent handle "{name}" {verb} after its "with ... .lend()" block (lent at '
-        f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; a lent handle is "
-        f"valid only inside its block: lend again{owner}"
+        f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; "
+        + LEND_ENDED_FIX.format(owner=owner)
     )
     yield (CODE, ev.node, text, (*ev.dedupe(), "l"))
