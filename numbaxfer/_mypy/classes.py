@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from mypy.nodes import (
+    ARG_OPT,
+    ARG_POS,
     CallExpr,
     Decorator,
     Expression,
@@ -43,7 +45,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType
 
-from .facts import Fact, InferInfo, _receiver_info, ret_kind
+from .facts import Fact, InferInfo, _receiver_info, map_actuals, ret_kind
 from .flow import Analysis
 from .paths import path_chain, path_extends, position_key
 from .scope import Scope
@@ -126,12 +128,15 @@ def _methods(info: TypeInfo) -> dict[str, FuncDef]:
     return out
 
 
-def _candidates(fns: dict[str, FuncDef]) -> set[str]:
-    """First-level attributes of ``self`` a method passes to a call, waits on, or
-    assigns from a call: the ones whose state across methods can matter."""
+def _candidates(fns: dict[str, FuncDef], param: str | None = None) -> set[str]:
+    """First-level attributes of ``self`` (or of the parameter ``param``) a method
+    passes to a call, waits on, or assigns from a call: the ones whose state across
+    methods can matter."""
     out: set[str] = set()
     for fn in fns.values():
-        me = _self_name(fn)
+        me = param if param is not None else _self_name(fn)
+        if me is None:
+            continue
         todo: list[Node] = list(fn.body.body)
         while todo:
             n = todo.pop()
@@ -201,12 +206,20 @@ class Objects:
         #: classes being summarised: attribute -> the attribute holding its transfer
         self._pairs: dict[str, dict[str, str]] = {}
         self._incomplete = False
+        self._depth = 0
+        self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
+        self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
+        self._fbusy: set[str] = set()
 
     # -- summaries -------------------------------------------------------------------
     def summary(self, info: TypeInfo) -> ClassSummary | None:
         if isinstance(info, FakeInfo):
             return None
         name = info.fullname
+        if info.module_name.split(".")[0] == "numbaxfer":
+            return None  # the library's own classes: their signatures say what they do
+        if not self._depth:
+            self._incomplete = False
         if not self._fine_grained and name in self._final:
             return self._final[name]
         fns = _methods(info)
@@ -226,8 +239,9 @@ class Objects:
             return None
         self._building[name] = {}
         self._fns[name] = fns
-        outer_incomplete = self._incomplete
-        self._incomplete = False
+        if not self._depth:
+            self._incomplete = False
+        self._depth += 1
         try:
             # Phase 1: every candidate starts moved by one sentinel. Its moves show which
             # attribute holds the transfer of which (``pairs``); phase 2 starts each such
@@ -249,7 +263,7 @@ class Objects:
                 self._final[name] = result
             return result
         finally:
-            self._incomplete = self._incomplete or outer_incomplete
+            self._depth -= 1
             del self._building[name]
             del self._fns[name]
             self._pairs.pop(name, None)
@@ -276,9 +290,16 @@ class Objects:
         return ms
 
     def _summarise(
-        self, info: TypeInfo, fn: FuncDef, cands: set[str], pairs: dict[str, str]
+        self,
+        info: TypeInfo | None,
+        fn: FuncDef,
+        cands: set[str],
+        pairs: dict[str, str],
+        param: str | None = None,
     ) -> MethodSummary:
-        me = _self_name(fn) or "self"
+        """One method's summary (``info`` its class), or one plain function's for its
+        parameter ``param`` (``info`` None)."""
+        me = param or _self_name(fn) or "self"
         scope = _SummaryScope(fn)
         scope.objects = self
         entry = State()
@@ -292,35 +313,35 @@ class Objects:
             sentinels.add(fact.id)
             return fact.id
 
-        sid = sentinel()
+        # One sentinel per candidate: a read is charged to the attribute whose entry
+        # value it reads (after ``self.a, self.b = self.b, self.a`` a read of self.a
+        # reads what self.b held).
+        owner: dict[int, str] = {}
         holders = set(pairs.values())
         for c in sorted(cands):
             key = f"{me}.{c}"
             an.compound_keys.add(key)
+            if c in holders and c not in pairs:
+                continue
+            pid = sentinel()
+            owner[pid] = c
+            entry.put(key, frozenset({("M", pid, 0)}))
             if c in pairs:
-                pid = sentinel()
-                entry.put(key, frozenset({("M", pid, 0)}))
                 hkey = f"{me}.{pairs[c]}"
                 entry.put(hkey, entry.get(hkey) - {("O", -1, 0)} | {("P", pid, 0)})
                 an.compound_keys.add(hkey)
                 an.moved[pid] = [key]
-            elif c not in holders:
-                entry.put(key, frozenset({("M", sid, 0)}))
         start = {c: entry.get(f"{me}.{c}") for c in cands}
-        an.inferred[me] = info
+        if info is not None:
+            an.inferred[me] = info
         an.run()
         if scope.unknown or an.unresolved:
             self._incomplete = True
         ms = MethodSummary()
         prefix = me + "."
         for ev in an.events.values():
-            if (
-                ev.kind == "use"
-                and any(a[0] == "M" and a[1] in sentinels for a in ev.atoms)
-                and ev.path.startswith(prefix)
-                and "[$" not in ev.path
-            ):
-                ms.reads.add(ev.path[len(prefix) :])
+            if ev.kind == "use":
+                ms.reads.update(owner[a[1]] for a in ev.atoms if a[0] == "M" and a[1] in owner)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
@@ -341,7 +362,7 @@ class Objects:
         returns_transfer = isinstance(fn.type, CallableType) and ret_kind(fn.type.ret_type) == (
             "producer"
         )
-        label = _label(info, fn.name)
+        label = _label(info, fn.name) if info is not None else fn.name
         for key, atoms in sorted(final.vals.items()):
             if not key.startswith(prefix) or "[$" in key:
                 continue  # an index by a local name means nothing to the caller
@@ -371,6 +392,75 @@ class Objects:
                 ms.holders[holder] = mv
         return ms
 
+    def function_summary(self, fn: FuncDef) -> dict[str, MethodSummary] | None:
+        """What a plain (module-level) function does to the attributes of each of its
+        positional parameters: the same summary as a method's, one per parameter."""
+        if not isinstance(fn.info, FakeInfo) or fn.fullname.split(".")[0] == "numbaxfer":
+            return None
+        name = fn.fullname
+        if not self._depth:
+            self._incomplete = False
+        if not self._fine_grained and name in self._ffinal:
+            return self._ffinal[name]
+        fp: tuple[object, ...] = (fn.line, fn.column, fn.end_line, fn.end_column)
+        cached = self._fcache.get(name)
+        if cached is not None and cached[0] == fp:
+            return cached[1]
+        if name in self._fbusy:
+            return None
+        self._fbusy.add(name)
+        if not self._depth:
+            self._incomplete = False
+        self._depth += 1
+        try:
+            out: dict[str, MethodSummary] = {}
+            for arg in fn.arguments:
+                if arg.kind not in (ARG_POS, ARG_OPT):
+                    break
+                p = arg.variable.name
+                cands = _candidates({fn.name: fn}, p)
+                if not cands:
+                    continue
+                ms = self._summarise(None, fn, cands, {}, p)
+                pairs = {
+                    a: mv.holder
+                    for a, mv in ms.moves.items()
+                    if mv.producer and mv.holder and "." not in a and "[" not in a
+                }
+                if pairs:
+                    ms = self._summarise(None, fn, cands, pairs, p)
+                if not ms.empty():
+                    out[p] = ms
+            result = out or None
+            if not self._incomplete:
+                self._fcache[name] = (fp, result)
+                self._ffinal[name] = result
+            return result
+        finally:
+            self._depth -= 1
+            self._fbusy.discard(name)
+
+    def _function_call(self, an: Analysis, call: CallExpr, st: State) -> None:
+        """``f(obj, ...)`` of a plain function: its summary applied to each argument
+        that is a path."""
+        callee = call.callee
+        fn = callee.node if isinstance(callee, (NameExpr, MemberExpr)) else None
+        if not isinstance(fn, FuncDef):
+            return
+        summary = self.function_summary(fn)
+        if not summary or not isinstance(fn.type, CallableType):
+            return
+        actuals = map_actuals(call, fn.type, False)
+        if actuals is None:
+            return
+        for i, arg in enumerate(fn.arguments):
+            ms = summary.get(arg.variable.name)
+            if ms is None or i >= len(actuals) or len(actuals[i]) != 1:
+                continue
+            chain = path_chain(call.args[actuals[i][0]])
+            if chain is not None:
+                self._apply(an, call, st, None, ms, chain[-1][0], fn.name, set())
+
     # -- the engine's hooks (scope.ObjectModel) --------------------------------------
     def enter(self, an: object, st: State) -> None:
         if not isinstance(an, Analysis):
@@ -394,7 +484,10 @@ class Objects:
                 an.compound_keys.add(hpath)
 
     def call(self, an: object, call: CallExpr, st: State) -> None:
-        if not isinstance(an, Analysis) or not isinstance(call.callee, MemberExpr):
+        if not isinstance(an, Analysis):
+            return
+        if not isinstance(call.callee, MemberExpr) or isinstance(call.callee.node, FuncDef):
+            self._function_call(an, call, st)
             return
         callee = call.callee
         chain = path_chain(callee.expr)
@@ -418,7 +511,20 @@ class Objects:
             entry_attrs = set(summary.entry_moves(callee.name)) if summary else set()
         if ms is None:
             return
-        label = _label(info, callee.name)
+        self._apply(an, call, st, info, ms, obj, _label(info, callee.name), entry_attrs)
+
+    def _apply(
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        info: TypeInfo | None,
+        ms: MethodSummary,
+        obj: str,
+        label: str,
+        entry_attrs: set[str],
+    ) -> None:
+        """A summary applied to the object at path ``obj`` at ``call``."""
         # What the method reads before rebinding it. Attributes the method is itself
         # checked for at its entry (the protocol rule) are reported there, not here.
         for attr in sorted(ms.reads - entry_attrs):
@@ -459,9 +565,9 @@ class Objects:
             return None
         return info
 
-    def _fact(self, an: Analysis, info: TypeInfo, mv: Move, path: str, site: Node) -> Fact:
+    def _fact(self, an: Analysis, info: TypeInfo | None, mv: Move, path: str, site: Node) -> Fact:
         """The fact standing for ``mv`` on ``path`` in this scope (made once)."""
-        key = (info.fullname, mv.origin, mv.attr, path)
+        key = (info.fullname if info is not None else "", mv.origin, mv.attr, path)
         fact = an.scope.origin_facts.get(key)
         if fact is None:
             fact = Fact(CallExpr(NameExpr(mv.callee), [], [], []), mv.callee, True)
@@ -491,6 +597,11 @@ class Objects:
         """Is ``self.<attr>`` possibly moved at the entry of some method (protocol)?"""
         summary = self.summary(info)
         return summary is not None and attr in summary.protocol
+
+    def function_matters(self, fn: FuncDef) -> bool:
+        """Does a call of the plain function ``fn`` read or change its arguments'
+        attributes?"""
+        return bool(self.function_summary(fn))
 
     def incomplete(self) -> bool:
         """Was the last summary built while a type it needs was not inferred?"""

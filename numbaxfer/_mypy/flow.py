@@ -947,8 +947,8 @@ class Analysis:
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
-        if isinstance(callee, MemberExpr) and self.scope.objects is not None:
-            # ``obj.method()``: what the method does to ``obj``'s attributes.
+        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr)):
+            # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes.
             self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):

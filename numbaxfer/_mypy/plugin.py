@@ -14,7 +14,6 @@ from typing import Final, TypeAlias
 
 from mypy.nodes import (
     CallExpr,
-    Decorator,
     FakeInfo,
     FuncDef,
     FuncItem,
@@ -106,6 +105,7 @@ class NumbaxferPlugin(Plugin):
         #: Summaries of what methods do to their object's attributes (classes.py).
         self._objects = Objects(self._fine_grained)
         self._attr_hooks: dict[str, _AttrHook] = {}
+        self._object_calls: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -169,19 +169,23 @@ class NumbaxferPlugin(Plugin):
         node = sym.node if sym is not None else None
         return node if isinstance(node, TypeInfo) and not isinstance(node, FakeInfo) else None
 
-    def _method_info(self, fullname: str) -> TypeInfo | None:
-        """The class of a method ``pkg.mod.Cls.m`` whose summary matters (classes.py)."""
+    def _object_call(self, fullname: str) -> bool:
+        """Is ``fullname`` a method (``pkg.mod.Cls.m``) or a plain function whose
+        summary reads or changes attributes of its object or arguments (classes.py)?"""
+        known = self._object_calls.get(fullname)
+        if known is not None:
+            return known
         sym = self.lookup_fully_qualified(fullname)
         node = sym.node if sym is not None else None
-        if isinstance(node, Decorator):
-            return None
-        if (
-            isinstance(node, FuncDef)
-            and not isinstance(node.info, FakeInfo)
-            and self._objects.method_matters(node.info, node.name)
-        ):
-            return node.info
-        return None
+        if not isinstance(node, FuncDef):
+            matters = False
+        elif isinstance(node.info, FakeInfo):
+            matters = self._objects.function_matters(node)
+        else:
+            matters = self._objects.method_matters(node.info, node.name)
+        if not self._fine_grained and not self._objects.incomplete():
+            self._object_calls[fullname] = matters  # one build: decided once
+        return matters
 
     def _on_object_use(self, api: object) -> None:
         """A use that only the object model makes relevant: make sure the scope has an
@@ -200,7 +204,7 @@ class NumbaxferPlugin(Plugin):
         if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
             return True
         try:
-            if self._method_info(fullname) is not None:
+            if self._object_call(fullname):
                 return True  # decided afresh: a summary may be incomplete at first
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
@@ -309,7 +313,7 @@ class NumbaxferPlugin(Plugin):
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend"):
-                if is_method and self._method_info(fullname) is not None:
+                if self._object_call(fullname):
                     self._on_object_use(ctx.api)
                 return
         call = ctx.context
@@ -339,7 +343,7 @@ class NumbaxferPlugin(Plugin):
             is_wait,
         )
         if not fact.relevant():
-            if is_method and self._method_info(fullname) is not None:
+            if self._object_call(fullname):
                 self._on_object_use(ctx.api)
             return
         key = position_key(call)
