@@ -109,8 +109,14 @@ class ClassSummary:
         return out
 
 
+def _has_syntax(fn: FuncDef) -> bool:
+    """A function deserialized from mypy's cache has no arguments or body: nothing to
+    summarise."""
+    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
+
+
 def _self_name(fn: FuncDef) -> str | None:
-    if fn.is_static or fn.is_class or not fn.arguments:
+    if fn.is_static or fn.is_class or not _has_syntax(fn) or not fn.arguments:
         return None
     return fn.arguments[0].variable.name
 
@@ -396,6 +402,8 @@ class Objects:
         """What a plain (module-level) function does to the attributes of each of its
         positional parameters: the same summary as a method's, one per parameter."""
         if not isinstance(fn.info, FakeInfo) or fn.fullname.split(".")[0] == "numbaxfer":
+            return None
+        if not _has_syntax(fn):
             return None
         name = fn.fullname
         if not self._depth:

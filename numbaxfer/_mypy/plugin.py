@@ -106,6 +106,7 @@ class NumbaxferPlugin(Plugin):
         self._objects = Objects(self._fine_grained)
         self._attr_hooks: dict[str, _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
+        self._object_attrs: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -142,9 +143,14 @@ class NumbaxferPlugin(Plugin):
         with its transfer in another attribute: a read inside a method may be a use
         (the protocol rule of classes.py), so the enclosing scope is analysed."""
         try:
-            cls, _, attr = fullname.rpartition(".")
-            info = self._class_info(cls)
-            if info is None or not self._objects.attribute_matters(info, attr):
+            matters = self._object_attrs.get(fullname)
+            if matters is None:
+                cls, _, attr = fullname.rpartition(".")
+                info = self._class_info(cls)
+                matters = info is not None and self._objects.attribute_matters(info, attr)
+                if not self._fine_grained and not self._objects.incomplete():
+                    self._object_attrs[fullname] = matters  # one build: decided once
+            if not matters:
                 return None
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
