@@ -36,7 +36,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .names import CONSUMED, HANDLES, LEND_SCOPE, TRANSFER, TRANSFER_WAIT
+from .names import CONSUMED, HANDLES, LEND_SCOPE, PRODUCERS, WAITS
 
 # --------------------------------------------------------------------------------------
 # Facts: what a call does, from the plugin hook (confirmed) or from resolving the
@@ -121,7 +121,7 @@ def _is_handle(t: Type) -> bool:
     # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
     # chained transfer or a pool: reading their metadata afterwards touches no memory.
     return isinstance(p, Instance) and any(
-        b.fullname in HANDLES or b.fullname == TRANSFER for b in p.type.mro
+        b.fullname in HANDLES or b.fullname in PRODUCERS for b in p.type.mro
     )
 
 
@@ -130,7 +130,7 @@ def is_transfer(t: Type | None) -> bool:
     if t is None:
         return False
     p = get_proper_type(t)
-    if isinstance(p, Instance) and p.type.fullname == TRANSFER:
+    if isinstance(p, Instance) and p.type.fullname in PRODUCERS:
         return not (p.args and isinstance(get_proper_type(p.args[0]), NoneType))
     return False
 
@@ -140,7 +140,7 @@ def ret_kind(t: Type) -> str:
     p = get_proper_type(t)
     if isinstance(p, Instance):
         name = p.type.fullname
-        if name == TRANSFER:
+        if name in PRODUCERS:
             if p.args and isinstance(get_proper_type(p.args[0]), NoneType):
                 return ""
             return "producer"
@@ -335,7 +335,7 @@ def predict_fact(call: CallExpr, infer: InferInfo) -> Fact | str | None:
             is_static = isinstance(method, FuncDef) and method.is_static
             skip_self = plain and not is_static
             name = f"{info.name}.{callee.name}"
-            if sig is not None and f"{info.fullname}.{callee.name}" == TRANSFER_WAIT:
+            if sig is not None and f"{info.fullname}.{callee.name}" in WAITS:
                 fact = Fact(call, name, False)
                 fact.wait = True
                 return fact

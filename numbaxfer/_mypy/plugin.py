@@ -50,7 +50,7 @@ from .facts import (
     signature_matters,
 )
 from .flow import Analysis
-from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, TRANSFER_WAIT
+from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, WAITS
 from .paths import position_key
 from .rules import collect_messages
 from .scope import Scope
@@ -207,7 +207,7 @@ class NumbaxferPlugin(Plugin):
         self._report_to(api, scope)
 
     def _claims(self, fullname: str) -> bool:
-        if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
+        if fullname in WAITS or fullname == PARTIAL_CALL:
             return True
         try:
             if self._object_call(fullname):
@@ -315,7 +315,7 @@ class NumbaxferPlugin(Plugin):
             if is_consumed(t):
                 consumed = True
                 break
-        is_wait = fullname == TRANSFER_WAIT
+        is_wait = fullname in WAITS
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend"):
