@@ -51,10 +51,12 @@ class Fact:
         "consumed",
         "end",
         "handles",
+        "holder",
         "id",
         "lend",
         "line",
         "noreturn",
+        "origin",
         "producer",
         "wait",
     )
@@ -74,6 +76,10 @@ class Fact:
         self.lend = False
         self.wait = False
         self.noreturn = False
+        #: For a move made inside a method (``classes.py``): the method ("Cls.m()")...
+        self.origin = ""
+        #: ... and the attribute of the object that holds the transfer ("" if none).
+        self.holder = ""
 
     def relevant(self) -> bool:
         return bool(self.consumed) or self.producer or self.lend or self.wait

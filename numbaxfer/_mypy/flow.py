@@ -65,6 +65,7 @@ from mypy.patterns import (
 )
 
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
+from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
 from .paths import (
     depends_on_name,
@@ -125,14 +126,23 @@ class Event:
 
 
 class Analysis:
-    def __init__(self, scope: Scope) -> None:
+    def __init__(self, scope: Scope, entry: State | None = None) -> None:
         self.scope = scope
+        #: The state at the scope's entry (a method's view of its ``self``, see
+        #: ``classes.py``); None: everything usable, or what ``scope.objects`` says.
+        self.entry = entry
+        #: The join of the states at the scope's exits (after ``run``).
+        self.final: State | None = None
+        #: A method call whose receiver's class was not inferred yet (``classes.py``).
+        self.unresolved = False
         self.events: dict[tuple[str, int, str], Event] = {}
         self.stack: list[_Ctx] = []
         self.n_try = 0
         self.exits: list[State] = []
         #: producer fact id -> (bound name, the name node)
         self.binds: dict[int, tuple[str, NameExpr]] = {}
+        #: producer fact id -> the attribute or index path its transfer was stored in
+        self.held_in: dict[int, str] = {}
         #: lend fact id -> (lent name, owner display)
         self.lends: dict[int, tuple[str, str]] = {}
         #: move fact id -> paths it moved
@@ -155,10 +165,14 @@ class Analysis:
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
-        out = self.block(self.scope.body, State())
+        start = self.entry.copy() if self.entry is not None else State()
+        if self.entry is None and self.scope.objects is not None:
+            self.scope.objects.enter(self, start)
+        out = self.block(self.scope.body, start)
         if out is not None:
             self.exits.append(out)
         final = join_states(*self.exits)
+        self.final = final
         if final is None:
             return
         for key, atoms in final.vals.items():
@@ -328,7 +342,24 @@ class Analysis:
             if out is None:
                 return None
             r = out
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
+            obj = s.lvalues[0].name
+            for field, arg in constructor_fields(rv):
+                if isinstance(arg, NameExpr) and arg.name != obj:
+                    self.alias_field(f"{obj}.{field}", arg.name, r)
         return r
+
+    def alias_field(self, field: str, src: str, st: State) -> None:
+        """The field path ``field`` holds the object at path ``src`` (both usable or
+        moved together, until either is rebound)."""
+        self.compound_keys.add(field)
+        atoms = st.get(src)
+        if atoms != OWN_SET:
+            st.put(field, atoms)
+        if len(st.alias) >= MAX_ALIASES:
+            del st.alias[next(iter(st.alias))]
+        st.alias.setdefault(src, {})[field] = True
 
     def infer(self, name: str) -> TypeInfo | None:
         return self.inferred.get(name)
@@ -424,6 +455,8 @@ class Analysis:
                 self.binds[payload.id] = (key, node)
             else:
                 st.put(key, frozenset({("E", payload.id, 0)}) | nothing)
+                if not is_name:
+                    self.held_in.setdefault(payload.id, key)
         elif kind == "value" and isinstance(payload, frozenset):
             st.put(key, payload)
         elif kind == "copy" and isinstance(payload, tuple):
@@ -439,17 +472,16 @@ class Analysis:
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
-        is_name = root_name(key) == key
         self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
-            if k in st.vals and (path_extends(k, key) or (is_name and depends_on_name(k, key))):
+            if k in st.vals and (path_extends(k, key) or depends_on_name(k, key)):
                 self.lose(st.vals.pop(k))
         if st.alias:
             st.alias.pop(key, None)
             for name in list(st.alias):
                 targets = st.alias[name]
                 for t in list(targets):
-                    if t == key or path_extends(t, key) or (is_name and depends_on_name(t, key)):
+                    if t == key or path_extends(t, key) or depends_on_name(t, key):
                         del targets[t]
                 if not targets:
                     del st.alias[name]
@@ -993,6 +1025,9 @@ class Analysis:
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr)):
+            # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes.
+            self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)

@@ -14,6 +14,7 @@ from mypy.nodes import (
     IntExpr,
     MemberExpr,
     NameExpr,
+    OpExpr,
     StrExpr,
     UnaryExpr,
 )
@@ -56,10 +57,38 @@ def _index_key(e: Expression) -> str | None:
         return str(-e.expr.value)
     if isinstance(e, NameExpr):
         return "$" + e.name
+    if isinstance(e, OpExpr):
+        # A ring index (``slots[i % k]``, ``slots[(i + 1) % k]``): the same expression
+        # is the same slot while none of its names is rebound; different expressions
+        # are not compared (they may or may not be the same slot).
+        text = _index_text(e, 0)
+        return "$" + text if text is not None else None
     return None
 
 
-_INDEX_NAME: Final = re.compile(r"\[\$([A-Za-z_][A-Za-z0-9_]*)\]")
+_INDEX_OPS: Final = frozenset({"+", "-", "*", "%", "//"})
+
+
+def _index_text(e: Expression, depth: int) -> str | None:
+    if isinstance(e, NameExpr):
+        return e.name
+    if isinstance(e, MemberExpr) and depth > 0:
+        base = _index_text(e.expr, depth)
+        return f"{base}.{e.name}" if base is not None and "(" not in base else None
+    if isinstance(e, IntExpr):
+        return str(e.value)
+    if isinstance(e, OpExpr) and e.op in _INDEX_OPS and depth < 4:
+        left = _index_text(e.left, depth + 1)
+        right = _index_text(e.right, depth + 1)
+        if left is None or right is None:
+            return None
+        text = f"{left} {e.op} {right}"
+        return f"({text})" if depth else text
+    return None
+
+
+_INDEX_NAME: Final = re.compile(r"\[\$([^\[\]]*)\]")
+_IDENT: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 
 
 def root_name(key: str) -> str:
@@ -74,8 +103,17 @@ def path_extends(key: str, prefix: str) -> bool:
 
 
 def depends_on_name(key: str, name: str) -> bool:
-    """Does the value at ``key`` stop being the same when ``name`` is rebound?"""
-    return root_name(key) == name or ("[$" in key and name in _INDEX_NAME.findall(key))
+    """Does the value at ``key`` stop being the same when ``name`` (a name, or an
+    attribute path such as ``self.k`` used in a ring index) is rebound?"""
+    if root_name(key) == name:
+        return True
+    if "[$" not in key:
+        return False
+    for idx in _INDEX_NAME.findall(key):
+        for ident in _IDENT.findall(idx):
+            if ident == name or ident.startswith(name + "."):
+                return True
+    return False
 
 
 def display_path(key: str) -> str:

@@ -14,6 +14,8 @@ from typing import Final, TypeAlias
 
 from mypy.nodes import (
     CallExpr,
+    FakeInfo,
+    FuncDef,
     FuncItem,
     LambdaExpr,
     MypyFile,
@@ -23,6 +25,7 @@ from mypy.nodes import (
 )
 from mypy.options import Options
 from mypy.plugin import (
+    AttributeContext,
     FunctionSigContext,
     MethodSigContext,
     Plugin,
@@ -36,6 +39,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .classes import Objects
 from .facts import (
     declared_types,
     fact_from_signature,
@@ -54,7 +58,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "3"
+PLUGIN_VERSION: Final = "4"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -80,6 +84,7 @@ MIN_MYPY: Final = (1, 16)
 _SigContext: TypeAlias = FunctionSigContext | MethodSigContext
 _SigHook: TypeAlias = Callable[[FunctionSigContext], FunctionLike]
 _MethodSigHook: TypeAlias = Callable[[MethodSigContext], FunctionLike]
+_AttrHook: TypeAlias = Callable[[AttributeContext], Type]
 
 
 class NumbaxferPlugin(Plugin):
@@ -97,6 +102,11 @@ class NumbaxferPlugin(Plugin):
         self._claimed: dict[str, tuple[tuple[Type | None, ...], bool]] = {}
         self._fine_grained = bool(getattr(options, "fine_grained_incremental", False))
         self._digest: str | None = None
+        #: Summaries of what methods do to their object's attributes (classes.py).
+        self._objects = Objects(self._fine_grained)
+        self._attr_hooks: dict[str, _AttrHook] = {}
+        self._object_calls: dict[str, bool] = {}
+        self._object_attrs: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -128,9 +138,83 @@ class NumbaxferPlugin(Plugin):
             self._method_hooks[fullname] = hook
         return hook if self._claims(fullname) else None
 
+    def get_attribute_hook(self, fullname: str) -> _AttrHook | None:
+        """``self.x`` (or ``obj.x``) where some method of the class leaves ``x`` moved
+        with its transfer in another attribute: a read inside a method may be a use
+        (the protocol rule of classes.py), so the enclosing scope is analysed."""
+        try:
+            matters = self._object_attrs.get(fullname)
+            if matters is None:
+                cls, _, attr = fullname.rpartition(".")
+                info = self._class_info(cls)
+                matters = info is not None and self._objects.attribute_matters(info, attr)
+                if not self._fine_grained and not self._objects.incomplete():
+                    self._object_attrs[fullname] = matters  # one build: decided once
+            if not matters:
+                return None
+        except Exception:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            return None
+        hook = self._attr_hooks.get(fullname)
+        if hook is None:
+
+            def hook(ctx: AttributeContext) -> Type:
+                try:
+                    self._on_object_use(ctx.api)
+                except Exception:
+                    if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                        raise
+                return ctx.default_attr_type
+
+            self._attr_hooks[fullname] = hook
+        return hook
+
+    def _class_info(self, fullname: str) -> TypeInfo | None:
+        sym = self.lookup_fully_qualified(fullname) if fullname else None
+        node = sym.node if sym is not None else None
+        return node if isinstance(node, TypeInfo) and not isinstance(node, FakeInfo) else None
+
+    def _object_call(self, fullname: str) -> bool:
+        """Is ``fullname`` a method (``pkg.mod.Cls.m``) or a plain function whose
+        summary reads or changes attributes of its object or arguments (classes.py)?"""
+        known = self._object_calls.get(fullname)
+        if known is not None:
+            return known
+        sym = self.lookup_fully_qualified(fullname)
+        node = sym.node if sym is not None else None
+        if not isinstance(node, FuncDef):
+            matters = False
+        elif isinstance(node.info, FakeInfo):
+            matters = self._objects.function_matters(node)
+        else:
+            matters = self._objects.method_matters(node.info, node.name)
+        if not self._fine_grained and not self._objects.incomplete():
+            self._object_calls[fullname] = matters  # one build: decided once
+        return matters
+
+    def _on_object_use(self, api: object) -> None:
+        """A use that only the object model makes relevant: make sure the scope has an
+        up-to-date analysis, and report what it found."""
+        if _errors_ignored(api):
+            return
+        scope = self._scope(api)
+        if scope is None:
+            return
+        last = scope.analysis
+        if not isinstance(last, Analysis) or last.unresolved:
+            self._analyse(scope)
+        self._report_to(api, scope)
+
     def _claims(self, fullname: str) -> bool:
         if fullname in WAITS or fullname == PARTIAL_CALL:
             return True
+        try:
+            if self._object_call(fullname):
+                return True  # decided afresh: a summary may be incomplete at first
+        except Exception:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
         if not self._fine_grained:
             # One build sees each symbol with one signature: decide once. (dmypy updates
             # symbols in place, so there the decision is checked against the symbol.)
@@ -235,6 +319,8 @@ class NumbaxferPlugin(Plugin):
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend"):
+                if self._object_call(fullname):
+                    self._on_object_use(ctx.api)
                 return
         call = ctx.context
         if not isinstance(call, CallExpr) or _errors_ignored(ctx.api):
@@ -263,6 +349,8 @@ class NumbaxferPlugin(Plugin):
             is_wait,
         )
         if not fact.relevant():
+            if self._object_call(fullname):
+                self._on_object_use(ctx.api)
             return
         key = position_key(call)
         old = scope.confirmed.get(key)
@@ -318,6 +406,7 @@ class NumbaxferPlugin(Plugin):
         if node is None or body is None:
             return None
         scope = Scope(binder, node, body)
+        scope.objects = self._objects
         if len(self._scopes) >= MAX_SCOPES:
             for k in list(self._scopes)[: MAX_SCOPES // 2]:
                 del self._scopes[k]
@@ -335,6 +424,9 @@ class NumbaxferPlugin(Plugin):
         scope.pending = [m for m in collect_messages(analysis) if m[3] not in scope.reported]
 
     def _report(self, ctx: _SigContext, scope: Scope) -> None:
+        self._report_to(ctx.api, scope)
+
+    def _report_to(self, api: object, scope: Scope) -> None:
         """Report what the last analysis found and is not reported yet.
 
         mypy sometimes checks a call while it discards errors (overloads, comprehensions
@@ -343,14 +435,17 @@ class NumbaxferPlugin(Plugin):
         """
         if not scope.pending:
             return
-        errors = getattr(getattr(ctx.api, "msg", None), "errors", None)
+        errors = getattr(getattr(api, "msg", None), "errors", None)
+        fail = getattr(api, "fail", None)
+        if not callable(fail):
+            return
         still: list[Message] = []
         for message in scope.pending:
             code, node, text, dedupe = message
             if dedupe in scope.reported:
                 continue
             before = _error_count(errors)
-            ctx.api.fail(text, node, code=code)
+            fail(text, node, code=code)
             if before is None or _error_count(errors) != before:
                 scope.reported.add(dedupe)
             else:

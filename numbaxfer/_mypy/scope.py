@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from mypy.nodes import (
     CallExpr,
     FuncItem,
@@ -11,8 +13,19 @@ from mypy.nodes import (
 
 from .facts import Fact, InferInfo, predict_fact
 from .paths import position_key, root_name
-from .state import Message, PosKey
+from .state import Message, PosKey, State
 from .syntax import bound_and_declared, free_reads, nested_functions, shared_writes
+
+
+class ObjectModel(Protocol):
+    """What the methods of classes do to the attributes of ``self`` (``classes.py``);
+    ``an`` is the ``flow.Analysis`` running (typed loosely: the engine sits above)."""
+
+    def enter(self, an: object, st: State) -> None:
+        """Put into ``st`` what a method's attributes may hold at its entry."""
+
+    def call(self, an: object, call: CallExpr, st: State) -> None:
+        """Apply the effects of ``obj.method()`` on ``obj``'s paths to ``st``."""
 
 
 class Scope:
@@ -27,6 +40,8 @@ class Scope:
         "local_funcs",
         "nested_reads",
         "node",
+        "objects",
+        "origin_facts",
         "pending",
         "predicted",
         "reported",
@@ -47,6 +62,10 @@ class Scope:
         #: The last ``flow.Analysis`` of this scope (the engine sits above this module).
         self.analysis: object = None
         self.spent = 0.0
+        #: The model of methods' effects on objects (None: not followed).
+        self.objects: ObjectModel | None = None
+        #: Facts standing for a move made inside a method, by (class, method, path).
+        self.origin_facts: dict[tuple[str, ...], Fact] = {}
         funcs: dict[str, set[str]] = {}
         writes: dict[str, set[str]] = {}
         reads: set[str] = set()

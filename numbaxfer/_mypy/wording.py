@@ -55,7 +55,8 @@ def holder(an: Analysis, fact: Fact, at: tuple[int, int] | None = None) -> str:
     s.download(dev, into=up)``, before ``at`` if given), the chained transfer's name."""
     bound = an.binds.get(fact.id)
     if bound is None:
-        return "<transfer>"
+        held = an.held_in.get(fact.id)  # stored in an attribute or a slot
+        return display_path(held) if held else "<transfer>"
     name = bound[0]
     for _ in range(8):  # chains of chains
         nxt = None

@@ -40,9 +40,10 @@ PLUGIN_LAYERS: list[set[str]] = [
     {"_mypy", "_mypy.names", "_mypy.rules.codes"},
     {"_mypy.state"},
     {"_mypy.paths"},
-    {"_mypy.syntax", "_mypy.facts"},
+    {"_mypy.syntax", "_mypy.facts", "_mypy.fields"},
     {"_mypy.scope"},
     {"_mypy.flow"},
+    {"_mypy.classes"},
     {"_mypy.wording"},
     {
         "_mypy.rules.use_after_transfer",

@@ -57,7 +57,9 @@ def _text(an: Analysis, ev: Event) -> str | None:
     pending = sorted({facts[a[1]] for a in ev.atoms if a[0] == "P"}, key=fact_order)
     if ev.kind == "leak":
         pending = [facts[int(ev.extra)]]
-    pending = [f for f in pending if f.confirmed]
+    # A transfer held in an attribute by a method (classes.py) is the object's: not
+    # checked for completion here.
+    pending = [f for f in pending if f.confirmed and not f.origin]
     if not pending:
         return None
     fact = pending[0]

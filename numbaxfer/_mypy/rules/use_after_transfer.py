@@ -8,6 +8,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
+from ..facts import Fact
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
@@ -41,14 +42,30 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         subject += f' (read by "{ev.extra}()", called here)'
     verb = "may be used" if maybe else "is used"
     use_at = (ev.node.line, ev.node.column)
-    loop = " (in an earlier loop iteration)" if all(use_at < f.end for f in moves) else ""
+    loop = (
+        " (in an earlier loop iteration)"
+        if all(use_at < f.end and not f.origin for f in moves)
+        else ""
+    )
+    where = f" in {moves[0].origin}" if moves[0].origin else ""
     fix_path = ev.path
     if ev.path not in moved_paths:  # an alias: take back the moved name
         fix_path = sorted(an.moved.get(moves[0].id, [ev.path]))[0]
     fix = take_back_fix(an, moves[0], display_path(fix_path), use_at)
+    if moves[0].origin:
+        fix = _origin_fix(moves[0], display_path(fix_path))
     path_note = " on some path" if maybe else ""
     text = (
         f"{subject} {verb} after it was moved into {' / '.join(callees)} at "
-        f"{lines_text(lines)}{loop}{path_note}; {fix}"
+        f"{lines_text(lines)}{where}{loop}{path_note}; {fix}"
     )
     yield (CODE, ev.node, text, ev.dedupe())
+
+
+def _origin_fix(f: Fact, moved: str) -> str:
+    """The fix for a move made inside a method (``classes.py``)."""
+    if f.holder:
+        return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
+    if f.producer:
+        return f'take it back first: "{moved} = <the transfer>.wait()"'
+    return f'rebind "{moved}" to a new value first ({f.callee}() owns the old one)'

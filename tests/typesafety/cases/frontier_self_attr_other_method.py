@@ -1,4 +1,3 @@
-# XFAIL: self.buf moved in one method and used in another needs inter-procedural analysis
 # RUN: raises UseAfterTransferError
 import numpy as np
 

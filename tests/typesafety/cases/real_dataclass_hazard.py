@@ -1,8 +1,7 @@
 # A dataclass job: the caller reads job.host after start() moved it into an upload
 # (through the field, in another function), and a second job's buffer is read through
 # the local name it was built from, after its field was moved.
-# XFAIL: miss: a dataclass field (job.host) moved in another function (start(job, s)) and read by the caller; a name (buf) stored in a dataclass field, read after the field was moved
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from dataclasses import dataclass

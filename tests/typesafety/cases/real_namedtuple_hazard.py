@@ -1,7 +1,6 @@
 # NamedTuple slots: the caller reads slot.host after launch() moved it into the upload
 # held by the InFlight tuple, before land() gave it back.
-# XFAIL: miss: a NamedTuple field (slot.host) moved in another function (launch(slot, s)) and read by the caller
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from typing import NamedTuple

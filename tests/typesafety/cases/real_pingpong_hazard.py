@@ -1,7 +1,6 @@
 # A double-buffer ping-pong class whose caller reads the front buffer right after
 # step() swapped it and moved it into an upload, without flush().
-# XFAIL: miss: self.front moved by a method (step(): tuple swap, then upload) and read through the object (pp.front) after the call
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

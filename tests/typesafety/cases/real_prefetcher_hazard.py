@@ -1,7 +1,6 @@
 # A prefetcher class whose caller reads the buffer, directly and through a method,
 # between start() (which moved self.host into an upload) and finish().
-# XFAIL: miss: self.host moved by a method (start()) and read by the caller through the object (pf.host) and through another method (checksum()) before finish()
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # A renderer whose loop forgot present(): the second draw() writes self.frame while
 # the previous frame's upload (started by submit()) may still read it.
-# XFAIL: miss: a method (draw()) that writes self.frame called again, in a loop, after another method (submit()) moved self.frame
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np
@@ -43,7 +42,7 @@ def render(n: int) -> int:
     r = Renderer(16, 8)
     for t in range(n):
         r.draw(t / n)  # E: use-after-transfer "frame" "draw()"
-        r.submit()
+        r.submit()  # E: use-after-transfer "r.frame" "read by \"Renderer.submit()\"" "in Renderer.submit()"
     r.shutdown()
     return r.frames
 

@@ -1,7 +1,6 @@
 # A ring of k upload slots whose push() returns a checksum of the slot it has just
 # moved into the upload: self.slots[i % self.k] is read while the copy may run.
-# XFAIL: miss: a ring slot indexed by an expression (self.slots[i % self.k]) read right after it was moved in the same method: only name and literal indices are tracked
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

@@ -1,0 +1,636 @@
+"""Ownership through objects: what each method of a class does to the attributes of
+its ``self`` (a per-class summary), applied at calls ``obj.method()`` and at the entry
+of methods.
+
+A method's summary comes from one run of the data-flow engine over its body, in which
+every *candidate* attribute (one the class passes to a call, waits on, or assigns from a
+call) starts out moved by a sentinel: a read of the sentinel is a read of the attribute
+before the method rebinds it (``reads``), an attribute whose sentinel is gone on some
+path is rebound (``restores``), other moves left at the exit are the method's ``moves``,
+and a transfer left in an attribute is ``holders``. Calls of other methods of ``self``
+inside a body apply their summaries, so reads and moves are transitive.
+
+Applied at ``obj.m()`` in any scope: m's reads are uses of ``obj.<attr>`` at the call;
+then its restores rebind, its moves move and its holders hold a pending transfer.
+
+At the entry of a method B, ``self.x`` is usable (nothing is known about the order of
+calls) except where the class shows a protocol: a method A != B leaves ``self.x`` moved
+with its transfer stored in an attribute ``self.t``, and no method but B (and
+``__init__``) ever rebinds ``self.x``: then B must take it back itself, and a read of
+``self.x`` in B before ``self.x = self.t.wait()`` is reported ("may be used").
+
+Summaries are cached per class full name and a cheap fingerprint of its methods'
+positions (not on node identity: dmypy re-analyses nodes in place), and not cached at
+all while a type they depend on is not inferred yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from mypy.nodes import (
+    ARG_OPT,
+    ARG_POS,
+    CallExpr,
+    Decorator,
+    Expression,
+    FakeInfo,
+    FuncDef,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OverloadedFuncDef,
+    TypeInfo,
+)
+from mypy.types import CallableType
+
+from .facts import Fact, InferInfo, _receiver_info, map_actuals, ret_kind
+from .flow import Analysis
+from .paths import path_chain, path_extends, position_key
+from .scope import Scope
+from .state import State
+from .syntax import child_nodes
+
+#: Classes with more methods than this are not summarised (silence).
+MAX_METHODS: Final = 200
+_SENTINEL_LINE: Final = -1
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move a method leaves in place on exit, of ``attr`` (relative to ``self``)."""
+
+    attr: str
+    callee: str  # "Stream.upload"
+    line: int
+    origin: str  # the method that made it, "Renderer.submit"
+    producer: bool
+    handles: bool
+    holder: str  # the attribute holding its transfer ("" if none)
+    returned: bool  # the method returns the transfer (no holder, declared Transfer result)
+    maybe: bool  # on some paths only
+
+
+@dataclass
+class MethodSummary:
+    reads: set[str] = field(default_factory=set)
+    #: rebound on some path (then possibly moved again: see ``moves``)
+    restores: set[str] = field(default_factory=set)
+    #: left usable on some path (rebound and not moved again)
+    frees: set[str] = field(default_factory=set)
+    moves: dict[str, Move] = field(default_factory=dict)
+    holders: dict[str, Move] = field(default_factory=dict)
+
+    def empty(self) -> bool:
+        return not (self.reads or self.restores or self.moves or self.holders)
+
+
+@dataclass
+class ClassSummary:
+    methods: dict[str, MethodSummary]
+    #: attr -> (method, move): moves whose transfer stays in an attribute
+    protocol: dict[str, list[tuple[str, Move]]]
+    #: attr -> methods other than __init__ that may leave it rebound and usable
+    restorers: dict[str, set[str]]
+    moved: set[str]  # attributes some method leaves moved
+
+    def entry_moves(self, method: str) -> dict[str, list[Move]]:
+        """What ``self.<attr>`` may hold at the entry of ``method`` (the protocol rule)."""
+        if method == "__init__":
+            return {}
+        out: dict[str, list[Move]] = {}
+        for attr, moves in self.protocol.items():
+            if self.restorers.get(attr, set()) - {method}:
+                continue  # another method takes it back: the callers' business
+            mine = [mv for m, mv in moves if m != method]
+            if mine:
+                out[attr] = mine
+        return out
+
+
+def _has_syntax(fn: FuncDef) -> bool:
+    """A function deserialized from mypy's cache has no arguments or body: nothing to
+    summarise."""
+    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
+
+
+def _self_name(fn: FuncDef) -> str | None:
+    if fn.is_static or fn.is_class or not _has_syntax(fn) or not fn.arguments:
+        return None
+    return fn.arguments[0].variable.name
+
+
+def _methods(info: TypeInfo) -> dict[str, FuncDef]:
+    out: dict[str, FuncDef] = {}
+    for s in info.defn.defs.body:
+        fn: Node | None = s
+        if isinstance(s, OverloadedFuncDef):
+            fn = s.impl.func if isinstance(s.impl, Decorator) else s.impl
+        if isinstance(fn, Decorator):
+            fn = None  # properties and other decorated methods: not followed
+        if isinstance(fn, FuncDef) and _self_name(fn) is not None:
+            out[fn.name] = fn
+    return out
+
+
+def _candidates(fns: dict[str, FuncDef], param: str | None = None) -> set[str]:
+    """First-level attributes of ``self`` (or of the parameter ``param``) a method
+    passes to a call, waits on, or assigns from a call: the ones whose state across
+    methods can matter."""
+    out: set[str] = set()
+    for fn in fns.values():
+        me = param if param is not None else _self_name(fn)
+        if me is None:
+            continue
+        todo: list[Node] = list(fn.body.body)
+        while todo:
+            n = todo.pop()
+            exprs: list[Expression] = []
+            if isinstance(n, CallExpr):
+                exprs.extend(n.args)
+                if isinstance(n.callee, MemberExpr):
+                    exprs.append(n.callee.expr)
+            elif type(n).__name__ == "AssignmentStmt" and isinstance(
+                getattr(n, "rvalue", None), CallExpr
+            ):
+                exprs.extend(getattr(n, "lvalues", []))
+            for e in exprs:
+                chain = path_chain(e)
+                if chain is not None and len(chain) >= 2 and chain[0][0] == me:
+                    rest = chain[1][0][len(me or "") + 1 :]
+                    if isinstance(chain[1][1], MemberExpr):
+                        out.add(rest)
+            todo.extend(child_nodes(n))
+    return out
+
+
+def _fingerprint(info: TypeInfo, fns: dict[str, FuncDef]) -> tuple[object, ...]:
+    d = info.defn
+    return (
+        d.line,
+        d.end_line,
+        tuple((n, f.line, f.column, f.end_line, f.end_column) for n, f in fns.items()),
+    )
+
+
+class _SummaryScope(Scope):
+    """A method body analysed for its summary: every fact is predicted from declared
+    signatures; ``unknown`` records that one could not be (a type not inferred yet)."""
+
+    __slots__ = ("unknown",)
+
+    def __init__(self, fn: FuncDef) -> None:
+        super().__init__(None, fn, fn.body.body)
+        self.unknown = False
+
+    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
+        key = position_key(call)
+        fact = super().fact_for(call, infer)
+        if fact is None and key not in self.predicted and key not in self.confirmed:
+            self.unknown = True
+        return fact
+
+
+def _label(info: TypeInfo, method: str) -> str:
+    return f"{info.name}.{method}"
+
+
+class Objects:
+    """The plugin's registry of class summaries (one per plugin instance); the
+    ``scope.ObjectModel`` of every scope."""
+
+    def __init__(self, fine_grained: bool = False) -> None:
+        #: One build sees each class once: a complete summary is final (dmypy edits
+        #: classes in place, so there the fingerprint is checked every time).
+        self._fine_grained = fine_grained
+        self._final: dict[str, ClassSummary | None] = {}
+        self._cache: dict[str, tuple[tuple[object, ...], ClassSummary | None]] = {}
+        #: classes being summarised: their methods summarised so far
+        self._building: dict[str, dict[str, MethodSummary | None]] = {}
+        self._fns: dict[str, dict[str, FuncDef]] = {}
+        #: classes being summarised: attribute -> the attribute holding its transfer
+        self._pairs: dict[str, dict[str, str]] = {}
+        self._incomplete = False
+        self._depth = 0
+        self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
+        self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
+        self._fbusy: set[str] = set()
+
+    # -- summaries -------------------------------------------------------------------
+    def summary(self, info: TypeInfo) -> ClassSummary | None:
+        if isinstance(info, FakeInfo):
+            return None
+        name = info.fullname
+        if info.module_name.split(".")[0] == "numbaxfer":
+            return None  # the library's own classes: their signatures say what they do
+        if not self._depth:
+            self._incomplete = False
+        if not self._fine_grained and name in self._final:
+            return self._final[name]
+        fns = _methods(info)
+        if not fns or len(fns) > MAX_METHODS:
+            self._final[name] = None
+            return None
+        fp = _fingerprint(info, fns)
+        cached = self._cache.get(name)
+        if cached is not None and cached[0] == fp:
+            return cached[1]
+        if name in self._building:
+            return None
+        cands = _candidates(fns)
+        if not cands:
+            self._cache[name] = (fp, None)
+            self._final[name] = None
+            return None
+        self._building[name] = {}
+        self._fns[name] = fns
+        if not self._depth:
+            self._incomplete = False
+        self._depth += 1
+        try:
+            # Phase 1: every candidate starts moved by one sentinel. Its moves show which
+            # attribute holds the transfer of which (``pairs``); phase 2 starts each such
+            # attribute moved by a transfer pending in its holder, so that a method's
+            # ``if self.t is not None: self.x = self.t.wait()`` is seen to take it back
+            # (no read of self.x on the path where self.t is None).
+            methods = self._phase(info, fns, cands, {})
+            pairs: dict[str, str] = {}
+            for ms in methods.values():
+                for attr, mv in ms.moves.items():
+                    if mv.producer and mv.holder and "." not in attr and "[" not in attr:
+                        pairs.setdefault(attr, mv.holder)
+            if pairs:
+                self._building[name] = {}
+                methods = self._phase(info, fns, cands, pairs)
+            result = _class_summary(methods)
+            if not self._incomplete:
+                self._cache[name] = (fp, result)
+                self._final[name] = result
+            return result
+        finally:
+            self._depth -= 1
+            del self._building[name]
+            del self._fns[name]
+            self._pairs.pop(name, None)
+
+    def _phase(
+        self, info: TypeInfo, fns: dict[str, FuncDef], cands: set[str], pairs: dict[str, str]
+    ) -> dict[str, MethodSummary]:
+        self._pairs[info.fullname] = pairs
+        methods: dict[str, MethodSummary] = {}
+        for m in fns:
+            ms = self._method(info, m, cands)
+            if ms is not None and not ms.empty():
+                methods[m] = ms
+        return methods
+
+    def _method(self, info: TypeInfo, m: str, cands: set[str]) -> MethodSummary | None:
+        done = self._building[info.fullname]
+        if m in done:
+            return done[m]
+        done[m] = None  # recursion (self.a() calls self.b() calls self.a()): nothing
+        fn = self._fns[info.fullname][m]
+        ms = self._summarise(info, fn, cands, self._pairs.get(info.fullname, {}))
+        done[m] = ms
+        return ms
+
+    def _summarise(
+        self,
+        info: TypeInfo | None,
+        fn: FuncDef,
+        cands: set[str],
+        pairs: dict[str, str],
+        param: str | None = None,
+    ) -> MethodSummary:
+        """One method's summary (``info`` its class), or one plain function's for its
+        parameter ``param`` (``info`` None)."""
+        me = param or _self_name(fn) or "self"
+        scope = _SummaryScope(fn)
+        scope.objects = self
+        entry = State()
+        an = Analysis(scope, entry)
+        sentinels: set[int] = set()
+
+        def sentinel() -> int:
+            fact = Fact(CallExpr(NameExpr("<entry>"), [], [], []), "<entry>", False)
+            fact.line = _SENTINEL_LINE
+            scope.add(fact)
+            sentinels.add(fact.id)
+            return fact.id
+
+        # One sentinel per candidate: a read is charged to the attribute whose entry
+        # value it reads (after ``self.a, self.b = self.b, self.a`` a read of self.a
+        # reads what self.b held).
+        owner: dict[int, str] = {}
+        holders = set(pairs.values())
+        for c in sorted(cands):
+            key = f"{me}.{c}"
+            an.compound_keys.add(key)
+            if c in holders and c not in pairs:
+                continue
+            pid = sentinel()
+            owner[pid] = c
+            entry.put(key, frozenset({("M", pid, 0)}))
+            if c in pairs:
+                hkey = f"{me}.{pairs[c]}"
+                entry.put(hkey, entry.get(hkey) - {("O", -1, 0)} | {("P", pid, 0)})
+                an.compound_keys.add(hkey)
+                an.moved[pid] = [key]
+        start = {c: entry.get(f"{me}.{c}") for c in cands}
+        if info is not None:
+            an.inferred[me] = info
+        an.run()
+        if scope.unknown or an.unresolved:
+            self._incomplete = True
+        ms = MethodSummary()
+        prefix = me + "."
+        for ev in an.events.values():
+            if ev.kind == "use":
+                ms.reads.update(owner[a[1]] for a in ev.atoms if a[0] == "M" and a[1] in owner)
+        final = an.final
+        if final is None:
+            return ms  # never returns normally: no effects on its object
+        for c in cands:
+            atoms = final.get(f"{me}.{c}")
+            if atoms != start[c]:
+                ms.restores.add(c)
+            if c not in holders and any(a[0] != "M" for a in atoms):
+                ms.frees.add(c)
+        # transfer fact -> the attribute holding it
+        held: dict[int, str] = {}
+        for key, atoms in final.vals.items():
+            if not key.startswith(prefix) or "[$" in key:
+                continue
+            for a in atoms:
+                if a[0] in "PE" and 0 <= a[1] < len(scope.facts) and a[1] not in sentinels:
+                    held.setdefault(a[1], key[len(prefix) :])
+        returns_transfer = isinstance(fn.type, CallableType) and ret_kind(fn.type.ret_type) == (
+            "producer"
+        )
+        label = _label(info, fn.name) if info is not None else fn.name
+        for key, atoms in sorted(final.vals.items()):
+            if not key.startswith(prefix) or "[$" in key:
+                continue  # an index by a local name means nothing to the caller
+            rel = key[len(prefix) :]
+            movers = sorted(
+                (scope.facts[a[1]] for a in atoms if a[0] == "M" and a[1] not in sentinels),
+                key=lambda f: (f.line, f.id),
+            )
+            if not movers:
+                continue
+            f = movers[0]
+            maybe = any(a[0] != "M" or a[1] in sentinels for a in atoms)
+            holder = held.get(f.id, f.holder)
+            mv = Move(
+                attr=rel,
+                callee=f.callee,
+                line=f.line,
+                origin=f.origin[:-2] if f.origin else label,
+                producer=f.producer,
+                handles=f.handles,
+                holder=holder,
+                returned=f.producer and not holder and returns_transfer,
+                maybe=maybe,
+            )
+            ms.moves[rel] = mv
+            if holder:
+                ms.holders[holder] = mv
+        return ms
+
+    def function_summary(self, fn: FuncDef) -> dict[str, MethodSummary] | None:
+        """What a plain (module-level) function does to the attributes of each of its
+        positional parameters: the same summary as a method's, one per parameter."""
+        if not isinstance(fn.info, FakeInfo) or fn.fullname.split(".")[0] == "numbaxfer":
+            return None
+        if not _has_syntax(fn):
+            return None
+        name = fn.fullname
+        if not self._depth:
+            self._incomplete = False
+        if not self._fine_grained and name in self._ffinal:
+            return self._ffinal[name]
+        fp: tuple[object, ...] = (fn.line, fn.column, fn.end_line, fn.end_column)
+        cached = self._fcache.get(name)
+        if cached is not None and cached[0] == fp:
+            return cached[1]
+        if name in self._fbusy:
+            return None
+        self._fbusy.add(name)
+        if not self._depth:
+            self._incomplete = False
+        self._depth += 1
+        try:
+            out: dict[str, MethodSummary] = {}
+            for arg in fn.arguments:
+                if arg.kind not in (ARG_POS, ARG_OPT):
+                    break
+                p = arg.variable.name
+                cands = _candidates({fn.name: fn}, p)
+                if not cands:
+                    continue
+                ms = self._summarise(None, fn, cands, {}, p)
+                pairs = {
+                    a: mv.holder
+                    for a, mv in ms.moves.items()
+                    if mv.producer and mv.holder and "." not in a and "[" not in a
+                }
+                if pairs:
+                    ms = self._summarise(None, fn, cands, pairs, p)
+                if not ms.empty():
+                    out[p] = ms
+            result = out or None
+            if not self._incomplete:
+                self._fcache[name] = (fp, result)
+                self._ffinal[name] = result
+            return result
+        finally:
+            self._depth -= 1
+            self._fbusy.discard(name)
+
+    def _function_call(self, an: Analysis, call: CallExpr, st: State) -> None:
+        """``f(obj, ...)`` of a plain function: its summary applied to each argument
+        that is a path."""
+        callee = call.callee
+        fn = callee.node if isinstance(callee, (NameExpr, MemberExpr)) else None
+        if not isinstance(fn, FuncDef):
+            return
+        summary = self.function_summary(fn)
+        if not summary or not isinstance(fn.type, CallableType):
+            return
+        actuals = map_actuals(call, fn.type, False)
+        if actuals is None:
+            return
+        for i, arg in enumerate(fn.arguments):
+            ms = summary.get(arg.variable.name)
+            if ms is None or i >= len(actuals) or len(actuals[i]) != 1:
+                continue
+            chain = path_chain(call.args[actuals[i][0]])
+            if chain is not None:
+                self._apply(an, call, st, None, ms, chain[-1][0], fn.name, set())
+
+    # -- the engine's hooks (scope.ObjectModel) --------------------------------------
+    def enter(self, an: object, st: State) -> None:
+        if not isinstance(an, Analysis):
+            return
+        fn = an.scope.node
+        if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo):
+            return
+        me = _self_name(fn)
+        summary = self.summary(fn.info) if me is not None else None
+        if summary is None or me is None:
+            return
+        an.inferred.setdefault(me, fn.info)
+        for attr, moves in sorted(summary.entry_moves(fn.name).items()):
+            path = f"{me}.{attr}"
+            for mv in moves:
+                fact = self._fact(an, fn.info, mv, path, fn)
+                st.put(path, st.get(path) | {("M", fact.id, 0)})
+                an.compound_keys.add(path)
+                hpath = f"{me}.{mv.holder}"
+                st.put(hpath, st.get(hpath) | {("P", fact.id, 0)})
+                an.compound_keys.add(hpath)
+
+    def call(self, an: object, call: CallExpr, st: State) -> None:
+        if not isinstance(an, Analysis):
+            return
+        if not isinstance(call.callee, MemberExpr) or isinstance(call.callee.node, FuncDef):
+            self._function_call(an, call, st)
+            return
+        callee = call.callee
+        chain = path_chain(callee.expr)
+        if chain is None:
+            return
+        obj = chain[-1][0]
+        info = self._receiver(an, callee.expr)
+        if info is None:
+            return
+        building = self._building.get(info.fullname)
+        summary: ClassSummary | None = None
+        if building is not None:
+            fns = self._fns[info.fullname]
+            if callee.name not in fns:
+                return
+            ms = self._method(info, callee.name, _candidates(fns))
+            entry_attrs: set[str] = set()
+        else:
+            summary = self.summary(info)
+            ms = summary.methods.get(callee.name) if summary is not None else None
+            entry_attrs = set(summary.entry_moves(callee.name)) if summary else set()
+        if ms is None:
+            return
+        self._apply(an, call, st, info, ms, obj, _label(info, callee.name), entry_attrs)
+
+    def _apply(
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        info: TypeInfo | None,
+        ms: MethodSummary,
+        obj: str,
+        label: str,
+        entry_attrs: set[str],
+    ) -> None:
+        """A summary applied to the object at path ``obj`` at ``call``."""
+        # What the method reads before rebinding it. Attributes the method is itself
+        # checked for at its entry (the protocol rule) are reported there, not here.
+        for attr in sorted(ms.reads - entry_attrs):
+            an.read_free(f"{obj}.{attr}", call, st, label)
+        for attr in sorted(ms.restores):
+            an.rebind(f"{obj}.{attr}", st, call)
+        own = an.scope.fact_for(call, an.infer)
+        for attr, mv in sorted(ms.moves.items()):
+            path = f"{obj}.{attr}"
+            if mv.returned and own is not None and own.producer:
+                fact = own  # ``t = obj.send()``: t carries it, ``obj.buf = t.wait()``
+                moved = an.moved.setdefault(fact.id, [])
+                if path not in moved:
+                    moved.append(path)
+            else:
+                fact = self._fact(an, info, mv, path, call)
+            atoms = frozenset({("M", fact.id, 0)})
+            an.invalidate(path, st.get(path) | atoms if mv.maybe else atoms, st)
+        for h, mv in sorted(ms.holders.items()):
+            path = f"{obj}.{h}"
+            fact = self._fact(an, info, mv, f"{obj}.{mv.attr}", call)
+            an.rebind(path, st, call)
+            st.put(path, frozenset({("P", fact.id, 0)}))
+            an.compound_keys.add(path)
+
+    def _receiver(self, an: Analysis, e: Expression) -> TypeInfo | None:
+        fn = an.scope.node
+        if (
+            isinstance(e, NameExpr)
+            and isinstance(fn, FuncDef)
+            and not isinstance(fn.info, FakeInfo)
+            and e.name == _self_name(fn)
+        ):
+            return fn.info
+        info = _receiver_info(e, an.infer)
+        if isinstance(info, str):
+            an.unresolved = True  # not inferred yet: try again in a later analysis
+            return None
+        return info
+
+    def _fact(self, an: Analysis, info: TypeInfo | None, mv: Move, path: str, site: Node) -> Fact:
+        """The fact standing for ``mv`` on ``path`` in this scope (made once)."""
+        key = (info.fullname if info is not None else "", mv.origin, mv.attr, path)
+        fact = an.scope.origin_facts.get(key)
+        if fact is None:
+            fact = Fact(CallExpr(NameExpr(mv.callee), [], [], []), mv.callee, True)
+            fact.line = mv.line
+            fact.end = (site.line, site.column)
+            fact.producer = mv.producer
+            fact.handles = mv.handles
+            fact.origin = mv.origin + "()"
+            holder_root = path[: len(path) - len(mv.attr)] if path.endswith(mv.attr) else ""
+            fact.holder = holder_root + mv.holder if mv.holder else ""
+            an.scope.add(fact)
+            an.scope.origin_facts[key] = fact
+        moved = an.moved.setdefault(fact.id, [])
+        if path not in moved:
+            moved.append(path)
+        return fact
+
+    # -- what the plugin claims -------------------------------------------------------
+    def method_matters(self, info: TypeInfo, method: str) -> bool:
+        """Do calls of ``info.method`` change or read what other methods move?"""
+        summary = self.summary(info)
+        if summary is None or not summary.moved:
+            return False
+        return method in summary.methods
+
+    def attribute_matters(self, info: TypeInfo, attr: str) -> bool:
+        """Is ``self.<attr>`` possibly moved at the entry of some method (protocol)?"""
+        summary = self.summary(info)
+        return summary is not None and attr in summary.protocol
+
+    def function_matters(self, fn: FuncDef) -> bool:
+        """Does a call of the plain function ``fn`` read or change its arguments'
+        attributes?"""
+        return bool(self.function_summary(fn))
+
+    def incomplete(self) -> bool:
+        """Was the last summary built while a type it needs was not inferred?"""
+        return self._incomplete
+
+
+def _class_summary(methods: dict[str, MethodSummary]) -> ClassSummary:
+    protocol: dict[str, list[tuple[str, Move]]] = {}
+    restorers: dict[str, set[str]] = {}
+    moved: set[str] = set()
+    for m, ms in methods.items():
+        for attr, mv in ms.moves.items():
+            moved.add(attr)
+            if mv.producer and mv.holder:
+                protocol.setdefault(attr, []).append((m, mv))
+        if m != "__init__":
+            for attr in ms.frees:
+                restorers.setdefault(attr, set()).add(m)
+    # a restore of a prefix (``self.slot = ...``) restores what extends it
+    for attr in list(protocol):
+        for other, who in list(restorers.items()):
+            if path_extends(attr, other):
+                restorers.setdefault(attr, set()).update(who)
+    return ClassSummary(methods, protocol, restorers, moved)
