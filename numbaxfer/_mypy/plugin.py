@@ -54,7 +54,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "3"
+PLUGIN_VERSION: Final = "4"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -287,6 +287,7 @@ class NumbaxferPlugin(Plugin):
             old.consumed = tuple(sorted(set(old.consumed) | set(fact.consumed)))
             old.handles = old.handles and fact.handles
             old.producer = old.producer or fact.producer
+            old.mapping = old.mapping or fact.mapping
             old.lend = old.lend or fact.lend
             old.wait = old.wait or fact.wait
             self._analyse(scope)
