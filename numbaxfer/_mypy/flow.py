@@ -162,6 +162,8 @@ class Analysis:
         #: name -> the ``functools.partial(f, *bound)`` it holds: what f would do to the
         #: bound arguments (a predicted fact over the bound arguments) and those arguments
         self.partials: dict[str, tuple[Fact, list[Expression]]] = {}
+        #: while leaving by ``return``: the transfers its value hands on (still pending)
+        self.returning: set[int] = set()
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -231,8 +233,14 @@ class Analysis:
         if isinstance(s, ReturnStmt):
             if s.expr is not None:
                 self.escapes(s.expr, st, "return", s.expr)
+            before = {a[1] for v in st.vals.values() for a in v if a[0] == "P"}
             ret = self.ex(s.expr, st) if s.expr is not None else st
+            if ret is not None:  # transfers the return hands on: unfinished as it leaves
+                self.returning = {
+                    a[1] for v in ret.vals.values() for a in v if a[0] == "E" and a[1] in before
+                }
             out = self.through(ret, 0) if ret is not None else None
+            self.returning = set()
             if out is not None:
                 self.exits.append(out)
             return None
@@ -961,9 +969,11 @@ class Analysis:
             for a in sorted(st.vals.get(name, ())):
                 if a[0] != "M" or not self.scope.facts[a[1]].producer:
                     continue
-                pending = ("P", a[1], 0)
+                pending = {("P", a[1], 0)}
+                if a[1] in self.returning:
+                    pending.add(("E", a[1], 0))
                 for holder, atoms in sorted(st.vals.items()):
-                    if pending in atoms:
+                    if pending & atoms:
                         self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}")
 
     def metadata_ok(self, atoms: Atoms) -> bool:
@@ -1010,7 +1020,7 @@ class Analysis:
             for idx in pred.consumed:
                 chain = path_chain(bound[idx]) if idx < len(bound) else None
                 if chain is not None and cur is not None:
-                    self.read(chain, cur)
+                    self.read([(k, e) for k, _ in chain], cur)  # reported at this call
                     self.moved.setdefault(fact.id, [])
                     if chain[-1][0] not in self.moved[fact.id]:
                         self.moved[fact.id].append(chain[-1][0])

@@ -12,7 +12,10 @@ from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, lines_text
-from .use_after_transfer import CODE
+from . import use_after_transfer
+
+#: The code of use_after_transfer (the same mistake, its own message).
+CODE: Final = use_after_transfer.CODE
 
 #: A read of a path whose atoms include an ended mapping's device view (``G``).
 EVENTS: Final = frozenset({"use"})

@@ -14,7 +14,10 @@ from typing import Final
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from .unfinished_transfer import CODE
+from . import unfinished_transfer
+
+#: The code of unfinished_transfer (the same mistake, its own message).
+CODE: Final = unfinished_transfer.CODE
 
 #: ``pinned-end``: the block ends with ``ev.path`` holding a pending transfer (or
 #: mapping) of one of its handles (``ev.extra``: "<fact id> <handle>").
@@ -28,7 +31,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         return
     name = display_path(ev.path)
     noun = "Mapping" if fact.mapping else "Transfer"
-    maybe = any(a[0] != "P" for a in ev.atoms)
+    maybe = any(a[0] not in "PE" for a in ev.atoms)
     verb = "may still be unfinished" if maybe else "is still unfinished"
     end = getattr(ev.node, "end_line", None) or ev.node.line
     text = (
