@@ -10,6 +10,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
+from ..._wording import LEND_ENDED_FIX
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
@@ -39,7 +40,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     name = display_path(ev.path)
     lines = {f.line for f in lends}
     owners = {an.lends.get(f.id, ("", ""))[1] for f in lends} - {""}
-    owner = f' or use the owner "{sorted(owners)[0]}"' if owners else ""
+    owner = f' "{sorted(owners)[0]}"' if owners else ""
     block = an.lend_blocks.get(lends[0].id, '"with ... .lend()"')
     if ev.kind == "escape":
         how, _, closure = ev.extra.partition(" ")
@@ -49,10 +50,11 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             verb = "escapes with it"
         else:
             subject = f'Lent handle "{name}"'
+        use_owner = f" or use the owner{owner}" if owner else ""
         text = (
             f"{subject} {verb}: it expires when its {block} block (lent at "
             f"{lines_text(lines)}) ends. Keep a lent handle inside its block: return or "
-            f"store what you read from it (a copy, its shape){owner}"
+            f"store what you read from it (a copy, its shape){use_owner}"
         )
         yield (CODE, ev.node, text, (*ev.dedupe(), "l"))
         return
@@ -60,7 +62,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     verb = "may be used" if maybe else "is used"
     text = (
         f'Lent handle "{name}" {verb} after its {block} block (lent at '
-        f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; a lent handle is "
-        f"valid only inside its block: lend again{owner}"
+        f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; "
+        + LEND_ENDED_FIX.format(owner=owner)
     )
     yield (CODE, ev.node, text, (*ev.dedupe(), "l"))

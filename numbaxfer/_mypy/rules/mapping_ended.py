@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
+from ..._wording import ENDS
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
@@ -30,15 +31,10 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     name = display_path(ev.path)
     maybe = any(a[0] != "G" for a in ev.atoms)
     waits = {a[2] for a in gone}
-    holder = an.binds.get(maps[0].id)
-    mapping = holder[0] if holder else "mapping"
-    moved = an.moved.get(maps[0].id, [])
-    host = display_path(moved[0]) if moved else "host"
     verb = "may be used" if maybe else "is used"
+    ended = ENDS["mapping-end"].format(site=lines_text(waits))
     text = (
-        f'"{name}" (the device view of the mapping made by {maps[0].callee}() at line '
-        f"{maps[0].line}) {verb} after wait() ended the mapping at {lines_text(waits)}"
-        f"{' on some path' if maybe else ''}; the view ends with it. Use it before the "
-        f'wait(), or map again: "{mapping} = s.map({host})"'
+        f'"{name}" {verb} after wait() ended its mapping{" on some path" if maybe else ""}: '
+        f"{ended} (mapped by {maps[0].callee}() at line {maps[0].line})"
     )
     yield (CODE, ev.node, text, (*ev.dedupe(), "g"))
