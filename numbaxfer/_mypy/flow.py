@@ -1017,6 +1017,8 @@ class Analysis:
             # to f: those f consumes move now (reading them first: a second call uses
             # a moved buffer).
             pred, bound = self.partials[callee.name]
+            if fact.callee == "partial.__call__":  # mypy knew no partially applied signature
+                fact.callee = pred.callee
             for idx in pred.consumed:
                 chain = path_chain(bound[idx]) if idx < len(bound) else None
                 if chain is not None and cur is not None:

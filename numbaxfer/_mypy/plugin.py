@@ -223,9 +223,11 @@ class NumbaxferPlugin(Plugin):
             recv = get_proper_type(ctx.type)
             extra = recv.extra_attrs if isinstance(recv, Instance) else None
             applied = get_proper_type(extra.attrs.get("__mypy_partial")) if extra else None
-            if not isinstance(applied, CallableType):
-                return
-            partial = sig = applied
+            if isinstance(applied, CallableType):
+                partial = sig = applied
+            # else (a partial of an overloaded function, say): ``__call__(*args,
+            # **kwargs) -> T`` still says whether the call starts a transfer; what it
+            # does to arguments bound inside the partial is the engine's (flow.call)
         consumed = False
         for t in sig.arg_types:
             if is_consumed(t):

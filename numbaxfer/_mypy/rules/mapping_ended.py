@@ -32,9 +32,9 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     maybe = any(a[0] != "G" for a in ev.atoms)
     waits = {a[2] for a in gone}
     verb = "may be used" if maybe else "is used"
-    ended = ENDS["mapping-end"].format(site=lines_text(waits))
+    ended = ENDS["mapping-end"].format(site=lines_text(waits)).rstrip(".")
     text = (
-        f'"{name}" {verb} after wait() ended its mapping{" on some path" if maybe else ""}: '
-        f"{ended} (mapped by {maps[0].callee}() at line {maps[0].line})"
+        f'"{name}" (mapped by {maps[0].callee}() at line {maps[0].line}) {verb} after its '
+        f"mapping ended{' on some path' if maybe else ''}: {ended}"
     )
     yield (CODE, ev.node, text, (*ev.dedupe(), "g"))

@@ -11,6 +11,6 @@ mp = s.map(m)
 print(mp.device.shape)
 m = mp.wait()
 print(mp.device.shape, mp.device.nbytes)  # metadata touches no memory
-down = s.download(mp.device, into=out)  # E: use-after-transfer "\"mp.device\" (the device view of the mapping made by Stream.map() at line 10) is used after wait() ended the mapping at line 12" "\"mp = s.map(m)\""
+down = s.download(mp.device, into=out)  # E: use-after-transfer "\"mp.device\" (mapped by Stream.map() at line 10) is used after its mapping ended" "a mapping that ended at line 12 (mapping.wait())" "Map the array again"
 out = down.wait()
 s.close()

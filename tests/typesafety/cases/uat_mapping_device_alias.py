@@ -12,7 +12,7 @@ def copy_out(s: nx.Stream[nx.Owned], m: nx.MappedArray[nx.Owned, np.float32], ou
     mp = s.map(m)
     d = mp.device
     m = mp.wait()
-    down = s.download(d, into=out)  # E: use-after-transfer "\"d\"" "after wait() ended the mapping at line 14"
+    down = s.download(d, into=out)  # E: use-after-transfer "\"d\"" "is used after its mapping ended" "ended at line 14"
     return down.wait()
 
 
@@ -20,7 +20,7 @@ def ring(s: nx.Stream[nx.Owned], m: nx.MappedArray[nx.Owned, np.float32], out: H
     mp = s.map(m)
     d = mp.device
     for _ in range(n):
-        down = s.download(d, into=out)  # E: use-after-transfer "\"d\"" "may be used after wait() ended the mapping at line 25 on some path"
+        down = s.download(d, into=out)  # E: use-after-transfer "\"d\"" "may be used after its mapping ended on some path" "ended at line 25"
         out = down.wait()
         m = mp.wait()
         mp = s.map(m)  # d still views the ended mapping
