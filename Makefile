@@ -108,6 +108,7 @@ newest:
 
 bench: $(DEPS)
 	$(PY) bench/run.py
+	$(PY) bench/small_chunks.py
 
 clean:
 	rm -rf $(VENV) .venv-mypy-oldest .venv-neutral .venv-cu13 .venv-newest .mypy_cache .pytest_cache .ruff_cache bench/out

@@ -9,6 +9,7 @@ are listed as skipped). Prints a table of medians and ratios, writes bench/out/b
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import platform
@@ -45,6 +46,20 @@ def median_us(fn: Callable[[], object], inner: int, repeats: int) -> float:
             fn()
         times.append((time.perf_counter() - t0) / inner * 1e6)
     return statistics.median(times)
+
+
+def _interleave(blocks: dict[str, Callable[[], float]], rounds: int) -> dict[str, float]:
+    """Median per variant of ``rounds`` samples, the variants taking turns (ABAB...):
+    one variant run back to back after another sees a different host (clock, caches,
+    the GPU's queue), which is how an earlier version of this file reported a
+    numbaxfer launch at 0.76x raw numba's that did not reproduce."""
+    for block in blocks.values():
+        block()  # warm up
+    samples: dict[str, list[float]] = {name: [] for name in blocks}
+    for _ in range(rounds):
+        for name, block in blocks.items():
+            samples[name].append(block())
+    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 # -- CPU: the runtime borrow checks ------------------------------------------------------
@@ -97,9 +112,11 @@ def bench_enqueue(quick: bool) -> list[Row]:
     _, ev = drv.cuEventCreate(drv.CUevent_flags.CU_EVENT_DISABLE_TIMING)
     clock = time.perf_counter_ns
 
-    def per_call(enqueue: Callable[[], object], complete: Callable[[], object]) -> float:
+    def per_call(
+        enqueue: Callable[[], object], complete: Callable[[], object], times: int = repeats
+    ) -> float:
         samples = []
-        for _ in range(repeats):
+        for _ in range(times):
             total = 0
             for _ in range(calls):
                 t0 = clock()
@@ -143,10 +160,11 @@ def bench_enqueue(quick: bool) -> list[Row]:
         "numbaxfer h2d": (safe_up, safe_complete),
         "numbaxfer d2h": (safe_down, safe_complete),
     }
-    results = {}
-    for name, (enqueue, complete) in variants.items():
-        per_call(enqueue, complete)  # warm up
-        results[name] = per_call(enqueue, complete) - timer
+    results = _interleave(
+        {name: functools.partial(per_call, e, c, 1) for name, (e, c) in variants.items()},
+        repeats,
+    )
+    results = {name: us - timer for name, us in results.items()}
     rows: list[Row] = []
     for way in ("h2d", "d2h"):
         ours = results[f"numbaxfer {way}"]
@@ -181,9 +199,11 @@ def bench_tracking(quick: bool) -> list[Row]:
     dev = nx.device_array(n, np.float32)
     clock = time.perf_counter_ns
 
-    def per_call(launch: Callable[[], object], between: Callable[[], object]) -> float:
+    def per_call(
+        launch: Callable[[], object], between: Callable[[], object], times: int = repeats
+    ) -> float:
         samples = []
-        for _ in range(repeats):
+        for _ in range(times):
             total = 0
             for _ in range(calls):
                 between()
@@ -210,10 +230,10 @@ def bench_tracking(quick: bool) -> list[Row]:
             write_on_a,
         ),
     }
-    results = {}
-    for name, (launch, between) in variants.items():
-        per_call(launch, between)
-        results[name] = per_call(launch, between)
+    results = _interleave(
+        {name: functools.partial(per_call, f, b, 1) for name, (f, b) in variants.items()},
+        repeats,
+    )
     raw = results["raw numba launch"]
     same = results["numbaxfer launch, same stream"]
     return [

@@ -111,13 +111,19 @@ class StreamCore:
         waited for. A strict stream raises instead. Changes nothing."""
         waits: list[StreamCore] = []
         for order, writes in uses:
-            if order.writers:
+            ws, rs = order.writers, order.readers
+            # the usual case: nothing, or only this stream, touched it since
+            if (not ws or (len(ws) == 1 and self in ws)) and (
+                not writes or not rs or (len(rs) == 1 and self in rs)
+            ):
+                continue
+            if ws:
                 for writer in self._unsynced_writers(order):
                     if self.strict:
                         self.refuse_cross_stream(order, writer, "written")
                     if writer not in waits:
                         waits.append(writer)
-            if writes and order.readers:
+            if writes and rs:
                 for reader in self._unsynced_readers(order):
                     if self.strict:
                         self.refuse_cross_stream(order, reader, "read")

@@ -121,12 +121,23 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("upload()", site)
-            check_host(src, "upload", "src", self._backend)
-            check_device(to, "upload", "to", self._backend)
-            check_match(src, to, "upload")
+            backend = self._backend
+            # the usual case, checked inline (the same checks, with their messages, else)
+            if not (
+                type(src) is PinnedArray
+                and type(to) is DeviceArray
+                and src._backend is backend
+                and to._backend is backend
+                and len(to._shape) == 1
+                and src._buf.shape == to._shape
+                and src._buf.dtype is to._dtype
+            ):
+                check_host(src, "upload", "src", backend)
+                check_device(to, "upload", "to", backend)
+                check_match(src, to, "upload")
             to._flag.check_writable("upload() into", site)
             src._flag.check_writable("upload", site)
-            backend, raw = self._backend, self._core.raw
+            raw = self._core.raw
             dst, mem = to._buf, src._mem
 
             def work() -> Any:
@@ -214,18 +225,30 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("download()", site)
-            check_device(src, "download", "src", self._backend)
+            backend = self._backend
             chained: Transfer[Any] | None = None
-            if isinstance(into, Transfer):
-                chained = into
-                into = self._check_chain(chained, site)
+            if (  # the usual case, checked inline (the same checks, with their messages, else)
+                type(into) is PinnedArray
+                and type(src) is DeviceArray
+                and src._backend is backend
+                and into._backend is backend
+                and len(src._shape) == 1
+                and into._buf.shape == src._shape
+                and into._buf.dtype is src._dtype
+            ):
+                pass
             else:
-                check_host(into, "download", "into", self._backend)
-            check_match(src, into, "download")
+                check_device(src, "download", "src", backend)
+                if isinstance(into, Transfer):
+                    chained = into
+                    into = self._check_chain(chained, site)
+                else:
+                    check_host(into, "download", "into", backend)
+                check_match(src, into, "download")
             src._flag.check_read("download() from")
             if chained is None:
                 into._flag.check_writable("download", site)
-            backend, raw = self._backend, self._core.raw
+            raw = self._core.raw
             mem, buf = into._mem, src._buf
             after = None if chained is None or chained._core is self._core else chained._event
 
@@ -347,9 +370,11 @@ class Stream(Unique, Generic[Cap]):
                     )
             uses: list[tuple[DeviceOrder, bool]] = []
             raw_args: list[Any] = []
+            backend = self._backend
             for i, arg in enumerate(args):
                 if isinstance(arg, DeviceArray):
-                    check_same_backend(arg, "launch", f"argument {i}", self._backend)
+                    if arg._backend is not backend:
+                        check_same_backend(arg, "launch", f"argument {i}", backend)
                     intent = WRITE if intents is None else intents[i]
                     if intent == WRITE:
                         arg._flag.check_writable(
@@ -366,7 +391,7 @@ class Stream(Unique, Generic[Cap]):
                             "nx.kernel(reads=[...], writes=[...])."
                         )
                     uses.append((arg._order, intent == WRITE))
-                    raw_args.append(self._backend.kernel_arg(arg._buf))
+                    raw_args.append(arg._buf)  # the backend's launch converts it
                 # Host memory is refused here for untyped callers; statically `arg` can't be one.
                 elif isinstance(cast(object, arg), (PinnedArray, np.ndarray)):
                     raise TypeError(
@@ -376,7 +401,7 @@ class Stream(Unique, Generic[Cap]):
                     )
                 else:
                     raw_args.append(arg)
-            backend, raw = self._backend, self._core.raw
+            raw = self._core.raw
 
             def work() -> None:
                 backend.launch(raw, dispatcher, griddim, blockdim, raw_args)
@@ -510,12 +535,12 @@ class Stream(Unique, Generic[Cap]):
         waits: list[StreamCore],
         work: Callable[[], _R],
     ) -> _R:
-        fenced = [order for order, _ in uses if order.fences is not None]
+        fenced = [order for order, _ in uses if order.fences is not None] if uses else ()
         try:
             for other in waits:
                 core.wait_for(other)
             result = work()
-            fences = [core.backend.record(core.raw) for _ in fenced]
+            fences = [core.backend.record(core.raw) for _ in fenced] if fenced else ()
         except BaseException:
             core.settle()
             raise

@@ -9,7 +9,7 @@ from typing import Any, Final, Generic, TypeVar, final
 
 from ._backend import Backend
 from ._errors import UseAfterTransferError, where
-from ._guard import Protection, protect
+from ._guard import Protection, guard_enabled, protect
 from ._host import PinnedArray
 from ._lifetime import has_orphans, keep_alive, reap_orphans
 from ._order import StreamCore
@@ -108,14 +108,16 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         if host is None:
             return self
         scope = host._scope
-        entry = (event, describe_transfer(kind, number, self._host, core.label))
+        if scope is not None:  # made before the registrations: no call between them
+            entry = (event, describe_transfer(kind, number, self._host, core.label))
         if move is not None:
             move.transfer = f"{kind}#{number}"
         core.pending[number] = (kind, self._host)
         if scope is not None:
             scope.inflight[number] = entry
         # Guard mode: lock the CPU out of the memory (an upload may still read it).
-        self._guard = protect(host._buf, kind != "upload", self.label)
+        if guard_enabled():
+            self._guard = protect(host._buf, kind != "upload", self.label)
         return self
 
     def _abandon(self) -> None:

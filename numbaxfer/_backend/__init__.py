@@ -8,7 +8,10 @@ handles check and transition their borrow flags first, then call the backend.
 * ``numba`` (default): numba-cuda on the GPU, or numba's simulator when
   ``NUMBA_ENABLE_CUDASIM=1`` (synchronous: every copy finishes before it returns). On
   a GPU, copies, events and stream waits take the fast path straight to the driver
-  (cuda.bindings); ``NUMBAXFER_FASTPATH=0`` keeps them on numba's own methods;
+  (cuda.bindings), and kernels numba has compiled for the arguments' types are launched
+  with their arguments packed once (``NUMBAXFER_DIRECT_LAUNCH=0`` sends every launch
+  through numba's dispatcher); ``NUMBAXFER_FASTPATH=0`` keeps everything on numba's own
+  methods;
 * ``emulator``: numba's simulator made lazy; copies and kernels run only when
   something forces them, so a host access that races a copy gives the wrong answer
   on a CPU, every time. It works whatever mode numba.cuda was imported in (it runs
@@ -148,7 +151,11 @@ class Backend(Protocol):
         griddim: int | tuple[int, ...],
         blockdim: int | tuple[int, ...],
         args: Sequence[Any],
-    ) -> None: ...
+    ) -> None:
+        """Launch ``kernel`` (a numba dispatcher) on ``stream``. ``args``: device buffers
+        as this backend made them (``kernel_arg`` gives what numba takes for one) and
+        scalars."""
+        ...
 
     def record(self, stream: Any) -> Any:
         """Record an event capturing all work enqueued on ``stream`` so far."""

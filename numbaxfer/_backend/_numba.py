@@ -2,14 +2,20 @@
 
 Copies go through numba's device-array methods with an explicit stream; events are
 pooled (creating one costs ~14 us through numba, recording ~2.6 us). Nothing here
-synchronizes more than the one event or stream it is asked to.
+synchronizes more than the one event or stream it is asked to. On a GPU the fast path
+(:class:`BindingsBackend`) calls the driver through cuda.bindings, and launches kernels
+that numba has compiled for the arguments' types directly (see ``_Direct``): their
+arguments packed as numba packs them, once per array, then one ``cuLaunchKernel``.
 """
 
 from __future__ import annotations
 
+import ctypes
+import os
+import struct
 import threading
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import numpy as np
 from numba import cuda
@@ -253,14 +259,26 @@ def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
 
 
 class _DeviceMemory:
-    """A numba device array and its raw pointer, looked up once at allocation."""
+    """A numba device array and its raw pointer, looked up once at allocation; for the
+    direct launch path, its numba type and its kernel-argument bytes, made on first use."""
 
-    __slots__ = ("array", "nbytes", "ptr")
+    __slots__ = ("array", "nbytes", "ntype", "ptr", "seg")
 
     def __init__(self, array: Any) -> None:
         self.array = array
         self.ptr = int(array.__cuda_array_interface__["data"][0])
         self.nbytes = int(array.nbytes)
+        self.seg: bytes | None = None
+        self.ntype: Any = None
+
+    def prepare(self) -> Any:
+        """The numba type of the array (what numba's dispatcher types it as) and its
+        flattened kernel argument, packed once: see :func:`array_argument`."""
+        from numba.cuda.typing.typeof import Purpose, typeof
+
+        self.ntype = typeof(self.array, Purpose.argument)
+        self.seg = array_argument(self.array)
+        return self.ntype
 
 
 class _StreamHandle:
@@ -273,11 +291,156 @@ class _StreamHandle:
         self.handle = stream.handle
 
 
+# -- the direct launch path ----------------------------------------------------------
+# numba-cuda's _Kernel.launch flattens each argument (_Kernel._prepare_args) and hands
+# the list to cuda.core's launch, which packs a Python int as intptr_t and a ctypes
+# scalar as its bytes. An array of numba type Array(dtype, ndim, layout) becomes
+# meminfo (0), parent (0), nitems, itemsize, data pointer, shape[ndim], strides[ndim]:
+# 5 + 2*ndim intptr_t. Integer scalars are ctypes.c_<type>(v), float32/float64
+# ctypes.c_float/c_double. The direct path packs exactly those bytes, each parameter in
+# its own 8-byte slot (cuLaunchKernel takes one pointer per parameter, and copies the
+# values before it returns), and launches the overload numba compiled for the same
+# argument types. Everything else (bool, complex, records, tuples, enums, datetimes,
+# pointers, extensions, debug and cooperative kernels, launch-config-specialized
+# dispatchers) goes through numba's own dispatcher, and so does the first launch of an
+# overload (numba compiles it) and of each new (griddim, blockdim) (numba validates the
+# dimensions, and issues its low-occupancy warning, as it would). Not replayed: numba's
+# per-launch-configuration pre_launch_callbacks (they live on the configuration object
+# numba makes for numbaxfer's own stream, which nothing else can reach). One device:
+# the CUfunction is the current device's when the launcher is made (issue 16's devices
+# must key the cache by device too).
+_SCALAR_FORMATS: Final = {
+    "int8": "b",
+    "int16": "h",
+    "int32": "i",
+    "int64": "q",
+    "uint8": "B",
+    "uint16": "H",
+    "uint32": "I",
+    "uint64": "Q",
+    "float32": "f",
+    "float64": "d",
+}
+_INT64_MIN: Final = -(2**63)
+_INT64_MAX: Final = 2**63 - 1
+
+
+def array_argument(array: Any) -> bytes:
+    """The flattened kernel argument of a numba device array, as numba's
+    ``_Kernel._prepare_args`` makes it (read through the same strided-memory-view shim):
+    meminfo, parent, nitems, itemsize, data, shape, strides, each an intptr_t."""
+    from numba.cuda.np import numpy_support
+
+    view = array._strided_memory_view_shim
+    layout = view._layout
+    shape = tuple(view.shape)
+    itemsize = view.dtype.itemsize
+    strides = layout.strides_in_bytes or numpy_support.strides_from_shape(
+        shape=shape,
+        itemsize=itemsize,
+        c_contiguous=layout.is_contiguous_c,
+        f_contiguous=layout.is_contiguous_f,
+    )
+    values = (0, 0, view.size, itemsize, view.ptr or 0, *shape, *strides)
+    return struct.pack(f"<{len(values)}q", *values)
+
+
+def argument_format(argtypes: Sequence[Any]) -> str | None:
+    """The struct format of the parameter block for these numba argument types (one
+    8-byte slot per parameter; arrays as their packed bytes), or None where the direct
+    path does not handle one of them exactly as numba does."""
+    import importlib
+
+    types: Any = importlib.import_module("numba.cuda.types")  # untyped in the stubs
+    fmt = ["<"]
+    for ty in argtypes:
+        if isinstance(ty, types.Array):
+            if type(ty) is not types.Array or not isinstance(ty.dtype, types.Number):
+                return None
+            fmt.append(f"{8 * (5 + 2 * ty.ndim)}s")
+        elif isinstance(ty, (types.Integer, types.Float)) and str(ty) in _SCALAR_FORMATS:
+            # numba: ctypes.c_<type>(v) / c_float / c_double, the value's own bytes
+            code = _SCALAR_FORMATS[str(ty)]
+            fmt.append(code + f"{8 - struct.calcsize('<' + code)}x")
+        else:
+            return None
+    return "".join(fmt)
+
+
+class _Direct:
+    """One compiled overload of a numba kernel, launched straight through the driver:
+    its CUfunction, and a parameter block (values, and a pointer to each) reused by
+    every launch. Launches are serialized by ``STATE_LOCK``, and cuLaunchKernel copies
+    the values before it returns, so one block per overload is enough."""
+
+    __slots__ = (
+        "args",
+        "dispatcher",
+        "fmt",
+        "func",
+        "overload",
+        "params",
+        "ptrs",
+        "types",
+    )
+
+    def __init__(self, dispatcher: Any, overload: Any, types: tuple[Any, ...], fmt: str) -> None:
+        self.dispatcher = dispatcher  # held, with the types: the cache is keyed by ids
+        self.types = types
+        self.overload = overload
+        self.fmt = fmt
+        cufunc = overload._codelibrary.get_cufunc()
+        self.func = cufunc.handle
+        size = struct.calcsize(fmt)
+        self.params = ctypes.create_string_buffer(size)
+        base = ctypes.addressof(self.params)
+        self.ptrs = (ctypes.c_void_p * (size // 8))(*(base + 8 * i for i in range(size // 8)))
+        self.args = ctypes.addressof(self.ptrs)
+
+
+def _scalar_types() -> dict[type, Any]:
+    """Python and numpy scalar types -> the numba type numba's dispatcher gives their
+    values (a Python int in int64 range is int64; the caller checks the range)."""
+    from numba.cuda.typing.typeof import Purpose, typeof
+
+    found: dict[type, Any] = {
+        int: typeof(1, Purpose.argument),
+        float: typeof(1.0, Purpose.argument),
+    }
+    for name in _SCALAR_FORMATS:
+        t = getattr(np, name)
+        found[t] = typeof(t(1), Purpose.argument)
+    return found
+
+
+def _dims(griddim: Any, blockdim: Any) -> tuple[int, ...]:
+    from numba.cuda.errors import normalize_kernel_dimensions
+
+    grid, block = normalize_kernel_dimensions(griddim, blockdim)  # type: ignore[no-untyped-call]
+    return tuple(int(v) for v in (*grid, *block))
+
+
+def _launchable(dispatcher: Any, overload: Any) -> bool:
+    """Would numba launch ``overload`` for these argument types with nothing but the
+    flattened arguments (no hook, no hidden state)?"""
+    return (
+        not overload.debug
+        and not overload.cooperative
+        and not getattr(overload, "launch_config_sensitive", False)
+        and not getattr(overload, "extensions", None)
+        and not dispatcher.targetoptions.get("extensions")
+        and not dispatcher._launch_config_sensitive
+    )
+
+
 class BindingsBackend(NumbaBackend):
-    """The fast path on a real GPU: numba allocates and launches kernels; copies,
+    """The fast path on a real GPU: numba allocates and compiles kernels; copies,
     events and stream waits go straight to the driver through cuda.bindings (which
     numba-cuda already depends on), skipping numba's per-call Python checks. Events
-    come from a pool: no transfer creates one.
+    come from a pool: no transfer creates one. A kernel numba has already compiled for
+    the arguments' types is launched directly (``_Direct``, one cuLaunchKernel with the
+    arguments packed as numba packs them); any other launch goes through numba's
+    dispatcher, which compiles, and the next launch is direct.
 
     numbaxfer has already checked shapes, dtypes, contiguity and pinning before any
     of these calls, which is why they can be this thin.
@@ -294,9 +457,19 @@ class BindingsBackend(NumbaBackend):
         self._no_timing = driver.CUevent_flags.CU_EVENT_DISABLE_TIMING
         self._local = threading.local()
         cuda.current_context()  # make numba's context current on this thread
+        # The direct launch path (NUMBAXFER_DIRECT_LAUNCH=0 turns it off): cache of
+        # (id(dispatcher), ids of the arguments' numba types...) -> _Direct, or a tuple
+        # (what the ids name) where numba's dispatcher must launch; launch dimensions as
+        # numba normalizes them, once numba has launched with them; scalar types.
+        self._direct_on = os.environ.get("NUMBAXFER_DIRECT_LAUNCH", "1") != "0"
+        self._directs: dict[tuple[Any, ...], Any] = {}
+        self._dims: dict[tuple[Any, Any], tuple[int, ...]] = {}
+        self._scalar_types = _scalar_types()
+        self._scalar_ids = {t: id(ty) for t, ty in self._scalar_types.items()}
 
     def describe(self) -> str:
-        return super().describe() + " (fast path: cuda.bindings copies and pooled events)"
+        direct = ", direct kernel launches" if self._direct_on else ""
+        return super().describe() + f" (fast path: cuda.bindings copies and pooled events{direct})"
 
     def _check(self, err: Any, what: str) -> None:
         if err:
@@ -367,7 +540,92 @@ class BindingsBackend(NumbaBackend):
         blockdim: int | tuple[int, ...],
         args: Sequence[Any],
     ) -> None:
-        kernel[griddim, blockdim, stream.stream](*args)
+        """The direct path where it applies (see ``_Direct``), numba's dispatcher
+        otherwise; a launch the driver refuses is redone through numba, so that the
+        error raised is numba's own."""
+        direct = self._direct_for(kernel, args) if self._direct_on else None
+        if direct is not None:
+            try:
+                dims = self._dims[(griddim, blockdim)]
+            except (KeyError, TypeError):  # new (or unhashable) dims: numba validates them
+                direct = None
+        if direct is None:
+            kernel[griddim, blockdim, stream.stream](
+                *[a.array if type(a) is _DeviceMemory else a for a in args]
+            )
+            if self._direct_on:
+                try:
+                    if (griddim, blockdim) not in self._dims:
+                        if len(self._dims) > 4096:  # launch shapes that vary without end
+                            self._dims.clear()
+                        self._dims[(griddim, blockdim)] = _dims(griddim, blockdim)
+                except TypeError:  # unhashable: numba's path every time (numba refuses)
+                    pass
+            return
+        struct.pack_into(
+            direct.fmt,
+            direct.params,
+            0,
+            *[a.seg if type(a) is _DeviceMemory else a for a in args],
+        )
+        self._ensure_context()
+        (err,) = self._drv.cuLaunchKernel(direct.func, *dims, 0, stream.handle, direct.args, 0)
+        if err:  # nothing was launched: let numba launch it, or raise its error
+            kernel[griddim, blockdim, stream.stream](
+                *[a.array if type(a) is _DeviceMemory else a for a in args]
+            )
+
+    def _direct_for(self, dispatcher: Any, args: Sequence[Any]) -> _Direct | None:
+        """The direct launcher for ``dispatcher`` and these arguments' numba types, if
+        numba has compiled that overload and would launch it with nothing but the
+        flattened arguments; None sends the launch through numba (which compiles).
+
+        The cache key is ids (numba types are interned; every entry holds the
+        dispatcher and the types it was made for, so no id is reused while it lives)."""
+        key: list[int] = [id(dispatcher)]
+        scalars = self._scalar_ids
+        for a in args:
+            t = type(a)
+            if t is _DeviceMemory:
+                key.append(id(a.ntype if a.seg is not None else a.prepare()))
+            elif t is int:
+                if not _INT64_MIN <= a <= _INT64_MAX:
+                    return None
+                key.append(scalars[int])
+            else:
+                ty = scalars.get(t)
+                if ty is None:
+                    return None
+                key.append(ty)
+        k = tuple(key)
+        direct = self._directs.get(k)
+        if direct is None:
+            direct = self._plan_direct(dispatcher, k, args)
+        if type(direct) is not _Direct or direct.dispatcher._launch_config_sensitive:
+            return None
+        return direct
+
+    def _plan_direct(self, dispatcher: Any, key: tuple[int, ...], args: Sequence[Any]) -> Any:
+        """Make (and cache) the direct launcher, or cache why there is none (a tuple
+        holding what the key's ids name); None where numba has not compiled it yet."""
+        from numba.cuda.dispatcher import CUDADispatcher
+
+        types = tuple(
+            a.ntype if type(a) is _DeviceMemory else self._scalar_types[type(a)] for a in args
+        )
+        if type(dispatcher) is not CUDADispatcher:
+            self._directs[key] = (dispatcher, types)
+            return None
+        overload = dispatcher.overloads.get(types)
+        if overload is None:  # not compiled yet: numba compiles it on this launch
+            return None
+        fmt = argument_format(types)
+        if fmt is None or not _launchable(dispatcher, overload):
+            self._directs[key] = (dispatcher, types)
+            return None
+        direct = _Direct(dispatcher, overload, types, fmt)
+        self._directs[key] = direct
+        return direct
 
     def record(self, stream: Any) -> Any:
         self._ensure_context()

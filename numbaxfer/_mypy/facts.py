@@ -43,8 +43,8 @@ from .names import (
     LEND_SCOPE,
     LENT,
     MAPPING,
-    TRANSFER,
-    TRANSFER_WAIT,
+    PRODUCERS,
+    WAITS,
 )
 
 # --------------------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _is_handle(t: Type) -> bool:
     # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
     # chained transfer or a pool: reading their metadata afterwards touches no memory.
     return isinstance(p, Instance) and any(
-        b.fullname in HANDLES or b.fullname == TRANSFER for b in p.type.mro
+        b.fullname in HANDLES or b.fullname in PRODUCERS for b in p.type.mro
     )
 
 
@@ -136,7 +136,7 @@ def is_transfer(t: Type | None) -> bool:
     if t is None:
         return False
     p = get_proper_type(t)
-    if isinstance(p, Instance) and p.type.fullname == TRANSFER:
+    if isinstance(p, Instance) and p.type.fullname in PRODUCERS:
         return not (p.args and isinstance(get_proper_type(p.args[0]), NoneType))
     return False
 
@@ -161,7 +161,7 @@ def ret_kind(t: Type) -> str:
     p = get_proper_type(t)
     if isinstance(p, Instance):
         name = p.type.fullname
-        if name == TRANSFER:
+        if name in PRODUCERS:
             if p.args and isinstance(get_proper_type(p.args[0]), NoneType):
                 return ""
             return "producer"
@@ -360,7 +360,7 @@ def predict_fact(call: CallExpr, infer: InferInfo) -> Fact | str | None:
             is_static = isinstance(method, FuncDef) and method.is_static
             skip_self = plain and not is_static
             name = f"{info.name}.{callee.name}"
-            if sig is not None and f"{info.fullname}.{callee.name}" == TRANSFER_WAIT:
+            if sig is not None and f"{info.fullname}.{callee.name}" in WAITS:
                 fact = Fact(call, name, False)
                 fact.wait = True
                 return fact

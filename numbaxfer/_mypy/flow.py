@@ -77,13 +77,14 @@ from .paths import (
     root_name,
 )
 from .scope import Scope
-from .state import OWN_SET, TRANSFER_KINDS, Atoms, Chain, PosKey, State, join_states
+from .state import OWN, OWN_SET, TRANSFER_KINDS, Atoms, Chain, PosKey, State, join_states
 from .syntax import (
     LEAVES,
     bound_and_declared,
     catches_all,
     child_nodes,
     free_reads,
+    is_formatting,
     literal_truth,
     none_test_of,
     target_names,
@@ -372,6 +373,14 @@ class Analysis:
             isinstance(i, StarExpr) for i in rv.items
         ):
             return ("tuple", [self.value_info(i, st) for i in rv.items])
+        if isinstance(rv, ConditionalExpr):
+            # `s.download(...) if want else None`: the transfer, or nothing
+            for made, other in ((rv.if_expr, rv.else_expr), (rv.else_expr, rv.if_expr)):
+                if isinstance(other, NameExpr) and other.fullname == "builtins.None":
+                    info = self.value_info(made, st)
+                    if info[0] == "producer":
+                        return ("producer-or-none", info[1])
+            return ("fresh", None)
         chain = path_chain(rv)
         if chain is not None:
             key = chain[-1][0]
@@ -397,7 +406,18 @@ class Analysis:
         if isinstance(lv, (TupleExpr, ListExpr)):
             items: list[tuple[str, object]] | None = None
             if info[0] == "tuple" and isinstance(info[1], list) and len(info[1]) == len(lv.items):
-                items = info[1]
+                # `a, b = b, a`: the values were read before any target is bound, so a
+                # source the statement rebinds carries its value, not an alias of its name.
+                targets: set[str] = set()
+                target_names(lv, targets)
+                items = [
+                    ("value", it[1][1])
+                    if it[0] == "copy"
+                    and isinstance(it[1], tuple)
+                    and root_name(it[1][0]) in targets
+                    else it
+                    for it in info[1]
+                ]
             r2: State | None = st
             for i, item in enumerate(lv.items):
                 if r2 is None:
@@ -422,17 +442,20 @@ class Analysis:
         if not is_name:
             self.compound_keys.add(key)
         kind, payload = info
-        if kind == "producer" and isinstance(payload, Fact):
+        if kind in ("producer", "producer-or-none") and isinstance(payload, Fact):
+            nothing = frozenset({OWN}) if kind == "producer-or-none" else frozenset()
             if (
                 is_name
                 and isinstance(node, NameExpr)
                 and key not in self.scope.nested_reads
                 and key not in self.scope.shared
             ):
-                st.put(key, frozenset({("P", payload.id, 0)}))
+                st.put(key, frozenset({("P", payload.id, 0)}) | nothing)
                 self.binds[payload.id] = (key, node)
             else:
-                st.put(key, frozenset({("E", payload.id, 0)}))
+                st.put(key, frozenset({("E", payload.id, 0)}) | nothing)
+        elif kind == "value" and isinstance(payload, frozenset):
+            st.put(key, payload)
         elif kind == "copy" and isinstance(payload, tuple):
             src, atoms = payload
             if src != key:
@@ -495,7 +518,7 @@ class Analysis:
         for cond, body in zip(s.expr, s.body, strict=False):
             if cur is None:
                 break
-            cur = self.ex(cond, cur)
+            cur = self.test(cond, cur)
             if cur is None:
                 break
             truth = literal_truth(cond)
@@ -516,6 +539,17 @@ class Analysis:
         no path has waited is not completed, and one every path has waited is)."""
         if isinstance(cond, UnaryExpr) and cond.op == "not":
             return self.assume(cond.expr, st, not value)
+        if isinstance(cond, OpExpr) and cond.op in ("and", "or"):
+            # `A and B` is true where both are; false where A is, or A is true and B false
+            # (`or`: the dual). The right operand is only evaluated past the left one.
+            short = cond.op == "or"  # the value of the left operand that decides alone
+            if value == short:
+                left = self.assume(cond.left, st.copy(), short)
+                rest = self.assume(cond.left, st.copy(), not short)
+                right = self.assume(cond.right, rest, short) if rest is not None else None
+                return join_states(left, right)
+            both = self.assume(cond.left, st, not short)
+            return self.assume(cond.right, both, not short) if both is not None else None
         if isinstance(cond, MemberExpr) and cond.name == "completed":
             chain = path_chain(cond.expr)
             atoms = st.vals.get(chain[-1][0]) if chain is not None else None
@@ -528,7 +562,35 @@ class Analysis:
         test = none_test_of(cond, st)
         if test is not None and test[1] == value:
             self.narrow_none(test[0], st)
+        elif test is not None:
+            self.narrow_not_none(test[0], st)
         return st
+
+    def narrow_not_none(self, key: str, st: State) -> None:
+        """``key`` is not None here: where it may hold a transfer or nothing (``pending =
+        None``, then a transfer on some path), it holds one of those transfers."""
+        atoms = st.vals.get(key)
+        if atoms and OWN in atoms and any(a[0] in TRANSFER_KINDS for a in atoms):
+            st.put(key, atoms - {OWN})
+
+    def test(self, cond: Expression, st: State) -> State | None:
+        """Evaluate a condition. A truth test of a path that holds a transfer reads no
+        memory and hands nothing on (Transfer has no ``__bool__``: it is false only if
+        None), like ``X is None``; ``not``, ``and`` and ``or`` look at their operands."""
+        if isinstance(cond, UnaryExpr) and cond.op == "not":
+            return self.test(cond.expr, st)
+        if isinstance(cond, OpExpr) and cond.op in ("and", "or"):
+            left = self.test(cond.left, st)
+            if left is None:
+                return None
+            return join_states(left, self.test(cond.right, left.copy()))
+        chain = path_chain(cond)
+        if chain is not None:
+            atoms = st.vals.get(chain[-1][0])
+            if atoms and any(a[0] in TRANSFER_KINDS for a in atoms):
+                self.read(chain, st, escape=False)
+                return st
+        return self.ex(cond, st)
 
     def narrow_none(self, key: str, st: State) -> None:
         """``key`` is None here, so it holds no transfer. The analysis is not relational:
@@ -574,7 +636,7 @@ class Analysis:
         false_exit: list[State | None] = [None]
 
         def body(h: State, ctx: _Ctx) -> State | None:
-            c = self.ex(s.expr, h)
+            c = self.test(s.expr, h)
             if c is None:
                 false_exit[0] = None
                 return None
@@ -903,8 +965,18 @@ class Analysis:
                 head.alias[n] = old_alias
         return head
 
-    def read(self, chain: Chain, st: State, *, escape: bool = True, via: str = "") -> None:
-        """A read of the path ``chain[-1]``: report uses of moved/expired prefixes."""
+    def read(
+        self,
+        chain: Chain,
+        st: State,
+        *,
+        escape: bool = True,
+        via: str = "",
+        formatted: bool = False,
+    ) -> None:
+        """A read of the path ``chain[-1]``: report uses of moved/expired prefixes.
+        ``formatted``: the value itself is only formatted (``print(x)``, ``f"{x}"``): a
+        numbaxfer handle's repr reads no memory (a moved one says "moved")."""
         if not st.vals:
             return
         full = chain[-1][0]
@@ -914,7 +986,8 @@ class Analysis:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
             if any(a[0] in "MXG" for a in atoms):
-                meta = first_attr(rest) in METADATA and self.metadata_ok(atoms)
+                shown = formatted and not rest
+                meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:
                     self.event("use", node, key, atoms, via)
             if escape and any(a[0] == "P" for a in atoms):
@@ -1003,10 +1076,15 @@ class Analysis:
             cur = st
         else:
             cur = self.ex(callee, st)
+        formatting = fact is None and is_formatting(callee)
         for a in e.args:
             if cur is None:
                 return None
-            cur = self.ex(a, cur)
+            chain = path_chain(a) if formatting else None
+            if chain is not None:
+                self.read(chain, cur, escape=False, formatted=True)
+            else:
+                cur = self.ex(a, cur)
         if cur is None:
             return None
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:

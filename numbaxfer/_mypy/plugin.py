@@ -46,7 +46,7 @@ from .facts import (
     signature_matters,
 )
 from .flow import Analysis
-from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, TRANSFER_WAIT
+from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, WAITS
 from .paths import position_key
 from .rules import collect_messages
 from .scope import Scope
@@ -129,7 +129,7 @@ class NumbaxferPlugin(Plugin):
         return hook if self._claims(fullname) else None
 
     def _claims(self, fullname: str) -> bool:
-        if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
+        if fullname in WAITS or fullname == PARTIAL_CALL:
             return True
         if not self._fine_grained:
             # One build sees each symbol with one signature: decide once. (dmypy updates
@@ -233,7 +233,7 @@ class NumbaxferPlugin(Plugin):
             if is_consumed(t):
                 consumed = True
                 break
-        is_wait = fullname == TRANSFER_WAIT
+        is_wait = fullname in WAITS
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend"):

@@ -24,8 +24,8 @@ from mypy.nodes import (
 
 Atom: TypeAlias = tuple[str, int, int]
 Atoms: TypeAlias = frozenset[Atom]
-_OWN: Final[Atom] = ("O", -1, 0)
-OWN_SET: Final[Atoms] = frozenset({_OWN})
+OWN: Final[Atom] = ("O", -1, 0)
+OWN_SET: Final[Atoms] = frozenset({OWN})
 TRANSFER_KINDS: Final = frozenset({"P", "W", "E"})
 Chain: TypeAlias = list[tuple[str, Expression]]
 PosKey: TypeAlias = tuple[int, int, int, int]

@@ -434,3 +434,21 @@ def literal_truth(e: Expression) -> bool | None:
     if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
         return e.fullname == "builtins.True"
     return None
+
+
+#: Calls that only format their arguments (str() / repr() of each).
+FORMATTERS: Final = frozenset(
+    {"builtins.print", "builtins.repr", "builtins.str", "builtins.format", "builtins.ascii"}
+)
+
+
+def is_formatting(callee: Expression) -> bool:
+    """Is this the callee of a call that only formats its arguments: ``print``,
+    ``repr``, ``str``, ``format``, or ``"...".format`` (mypy's form of an f-string)?"""
+    if isinstance(callee, NameExpr):
+        return callee.fullname in FORMATTERS
+    return (
+        isinstance(callee, MemberExpr)
+        and callee.name == "format"
+        and isinstance(callee.expr, StrExpr)
+    )

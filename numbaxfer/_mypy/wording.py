@@ -39,11 +39,43 @@ def buffer_name(an: Analysis, name: str) -> str:
     return name
 
 
-def take_back_fix(an: Analysis, fact: Fact, moved: str) -> str:
+def taken_back(an: Analysis, fact: Fact, moved: str) -> str:
+    """What ``wait()`` of the result of ``fact`` gives back, as an assignment target:
+    ``host`` (or, for a chained transfer, the array it carries), or ``src, dst`` for a
+    result holding several buffers (``Pipeline.map``)."""
+    paths = an.moved.get(fact.id, [])
+    if len(paths) > 1:
+        return ", ".join(display_path(p) for p in paths)
+    return buffer_name(an, moved)
+
+
+def holder(an: Analysis, fact: Fact, at: tuple[int, int] | None = None) -> str:
+    """The name whose ``wait()`` gives back what ``fact``'s result holds: the name it is
+    bound to or, where that transfer was handed on to a chained one (``down =
+    s.download(dev, into=up)``, before ``at`` if given), the chained transfer's name."""
+    bound = an.binds.get(fact.id)
+    if bound is None:
+        return "<transfer>"
+    name = bound[0]
+    for _ in range(8):  # chains of chains
+        nxt = None
+        for fid, paths in an.moved.items():
+            other = an.binds.get(fid)
+            chain = an.scope.facts[fid]
+            if at is not None and chain.end > at:
+                continue  # chained after the point the message is about
+            if name in paths and other is not None and chain.producer:
+                nxt = other[0]
+                break
+        if nxt is None or nxt == name:
+            break
+        name = nxt
+    return name
+
+
+def take_back_fix(an: Analysis, fact: Fact, moved: str, at: tuple[int, int] | None = None) -> str:
     """How to make ``moved`` usable again after ``fact`` moved it."""
     if fact.producer:
-        moved = buffer_name(an, moved)
-        bound = an.binds.get(fact.id)
-        t = bound[0] if bound else "<transfer>"
-        return f'take it back first: "{moved} = {t}.wait()"'
+        moved = taken_back(an, fact, moved)
+        return f'take it back first: "{moved} = {holder(an, fact, at)}.wait()"'
     return f'rebind "{moved}" to a new value first ({fact.callee}() owns the old one)'

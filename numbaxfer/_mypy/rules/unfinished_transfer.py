@@ -13,7 +13,7 @@ from mypy.nodes import CallExpr
 from ..flow import Analysis, Event
 from ..paths import display_path, path_chain, root_name
 from ..state import Message
-from ..wording import buffer_name, fact_order
+from ..wording import fact_order, taken_back
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(
@@ -42,7 +42,7 @@ def _text(an: Analysis, ev: Event) -> str | None:
             return None
         moved = an.moved.get(fact.id, [])
         what = f'"{display_path(moved[0])}" stays moved and ' if moved else ""
-        back = display_path(moved[0]) if moved else "arr"
+        back = taken_back(an, fact, display_path(moved[0])) if moved else "arr"
         call = ev.node
         shown = fact.callee
         if isinstance(call, CallExpr):
@@ -65,7 +65,7 @@ def _text(an: Analysis, ev: Event) -> str | None:
     maybe = any(a[0] != "P" for a in ev.atoms)
     name = display_path(ev.path)
     moved = an.moved.get(fact.id, [])
-    back = buffer_name(an, display_path(moved[0])) if moved else "arr"
+    back = taken_back(an, fact, display_path(moved[0])) if moved else "arr"
     fix = f'"{back} = {name}.wait()"'
     started = f"started at line {fact.line} by {fact.callee}()"
     noun = "Mapping" if fact.mapping else "Transfer"

@@ -45,7 +45,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     fix_path = ev.path
     if ev.path not in moved_paths:  # an alias: take back the moved name
         fix_path = sorted(an.moved.get(moves[0].id, [ev.path]))[0]
-    fix = take_back_fix(an, moves[0], display_path(fix_path))
+    fix = take_back_fix(an, moves[0], display_path(fix_path), use_at)
     path_note = " on some path" if maybe else ""
     text = (
         f"{subject} {verb} after it was moved into {' / '.join(callees)} at "

@@ -1,8 +1,7 @@
 # Upload, then a download chained onto the pending upload: the code polls done() and
 # reads the buffer without wait() (done() gives nothing back), then also waits the
 # upload the download took over.
-# XFAIL: wrong fix: a buffer read after a download chained onto its upload (down = s.download(dev, into=up)) is reported with the fix "host = up.wait()", which is itself an error; it must name the download: "host = down.wait()"
-# (RUN header left out while this is a strict xfail: the runtime already agrees with the line mypy flags, checked on the simulator.)
+# RUN: raises UseAfterTransferError
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # An upload that happens only when the buffer is dirty, with the take-back in a finally
 # guarded by `t is not None and not t.completed` (the usual cleanup idiom). Correct.
-# XFAIL: false positive: a compound guard in a finally (`if t is not None and not t.completed: host = t.wait()`) is not narrowed like its two halves are alone; the transfer is reported unfinished and the buffer used after
-# (RUN: ok left out while this is a strict xfail: the program runs clean on the simulator, checked.)
+# RUN: ok
 from __future__ import annotations
 
 import numpy as np

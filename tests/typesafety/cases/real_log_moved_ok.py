@@ -1,8 +1,7 @@
 # Progress logging while copies run: the moved handles are formatted (f-string, repr(),
 # print()), which touches no memory; the runtime prints "<PinnedArray#1[...]: moved>".
 # The buffers are taken back before any data is read.
-# XFAIL: false positive (policy, for the lead): formatting a moved handle (f"{host}", repr(host), print(host)) is reported as a use, while the runtime allows it (its repr shows "moved")
-# (RUN: ok left out while this is a strict xfail: the program runs clean on the simulator, checked.)
+# RUN: ok
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # A download made only when the caller asks for it (an Optional transfer): the output
 # buffer is read before the `is not None` branch that takes it back.
-# XFAIL: wrong fix and false positive: the read before the take-back is reported with the fix "out = <transfer>.wait()" instead of "out = down.wait()" (the conditional-expression transfer is not tied to `down`), and the correct read after `if down is not None: out = down.wait()` is reported
-# (RUN header left out while this is a strict xfail: the runtime already agrees with the line mypy flags, checked on the simulator.)
+# RUN: raises UseAfterTransferError
 from __future__ import annotations
 
 import numpy as np

@@ -1,8 +1,7 @@
 # A download made only when the caller asks for it (an Optional transfer from a
 # conditional expression), completed under `is not None`; the output buffer is read on
 # both paths afterwards. Correct.
-# XFAIL: false positive: an Optional transfer from a conditional expression (down = s.download(...) if want else None) is not tied to `down`, so `if down is not None: out = down.wait()` does not take `out` back; the read after is reported
-# (RUN: ok left out while this is a strict xfail: the program runs clean on the simulator, checked.)
+# RUN: ok
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # An Optional transfer started on one branch and completed under a bare truth test
 # (`if pending:`; a Transfer is always true); the buffer is read after. Correct.
-# XFAIL: false positive: a bare truth test on an Optional transfer (`if pending: out = pending.wait()`) does not narrow the false branch to None, so the read after is reported (`is not None` works)
-# (RUN: ok left out while this is a strict xfail: the program runs clean on the simulator, checked.)
+# RUN: ok
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # Ping-pong with two local buffers swapped by tuple assignment (`front, back = back,
 # front`): fill the back one, wait for the front one's upload, swap, upload. Correct.
-# XFAIL: false positive: the tuple swap `front, back = back, front` is analysed as two sequential assignments, so `back` becomes an alias of `front` and every later use of `back` is reported after `front` is uploaded
-# (RUN: ok left out while this is a strict xfail: the program runs clean on the simulator, checked.)
+# RUN: ok
 from __future__ import annotations
 
 import numpy as np

@@ -1,7 +1,6 @@
 # nx.Pipeline: the caller peeks at the destination while the run still owns it, and a
 # second run is started and dropped without run.wait() (its arrays never come back).
-# XFAIL: wrong fix and miss: dst read after Pipeline.map() is reported, but the fix says 'rebind "dst" to a new value' instead of taking it back with run.wait(); a discarded PipelineRun (pipe.map(...) unbound) is not reported
-# (No RUN header while the fix wording is the gap: the runtime raises at the line mypy flags.)
+# RUN: raises UseAfterTransferError
 from __future__ import annotations
 
 import numpy as np
