@@ -36,7 +36,16 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .names import CONSUMED, HANDLES, LEND_SCOPE, PRODUCERS, WAITS
+from .names import (
+    CONSUMED,
+    GENERATOR_CMS,
+    HANDLES,
+    LEND_SCOPE,
+    LENT,
+    MAPPING,
+    PRODUCERS,
+    WAITS,
+)
 
 # --------------------------------------------------------------------------------------
 # Facts: what a call does, from the plugin hook (confirmed) or from resolving the
@@ -55,6 +64,7 @@ class Fact:
         "id",
         "lend",
         "line",
+        "mapping",
         "noreturn",
         "origin",
         "producer",
@@ -80,6 +90,8 @@ class Fact:
         self.origin = ""
         #: ... and the attribute of the object that holds the transfer ("" if none).
         self.holder = ""
+        #: The producer is ``Stream.map``: its result is a Mapping (``device`` ends with it).
+        self.mapping = False
 
     def relevant(self) -> bool:
         return bool(self.consumed) or self.producer or self.lend or self.wait
@@ -135,8 +147,23 @@ def is_transfer(t: Type | None) -> bool:
     return False
 
 
+def is_lent_handle(t: Type) -> bool:
+    """``PinnedArray[Lent, DT]`` (``DeviceArray``, ``Stream``, subclasses): a borrowed handle."""
+    p = get_proper_type(t)
+    if not isinstance(p, Instance) or not p.args:
+        return False
+    cap = get_proper_type(p.args[0])
+    return (
+        any(b.fullname in HANDLES for b in p.type.mro)
+        and isinstance(cap, Instance)
+        and cap.type.fullname == LENT
+    )
+
+
 def ret_kind(t: Type) -> str:
-    """'producer' for Transfer[X] with X not None, 'lend', 'noreturn' or ''."""
+    """'producer' for Transfer[X] with X not None (and a Mapping, completed by wait()
+    like one), 'lend' (also a ``@contextmanager`` generator that yields a Lent handle:
+    its block lends, and the handle expires with it), 'noreturn' or ''."""
     p = get_proper_type(t)
     if isinstance(p, Instance):
         name = p.type.fullname
@@ -144,7 +171,9 @@ def ret_kind(t: Type) -> str:
             if p.args and isinstance(get_proper_type(p.args[0]), NoneType):
                 return ""
             return "producer"
-        if name == LEND_SCOPE:
+        if name == MAPPING:
+            return "producer"
+        if name == LEND_SCOPE or (name in GENERATOR_CMS and p.args and is_lent_handle(p.args[0])):
             return "lend"
     elif isinstance(p, UninhabitedType):
         return "noreturn"
@@ -207,6 +236,8 @@ def fact_from_signature(
     fact.consumed = tuple(sorted(set(consumed)))
     kind = ret_kind(ret_type)
     fact.producer = kind == "producer"
+    p = get_proper_type(ret_type)
+    fact.mapping = isinstance(p, Instance) and p.type.fullname == MAPPING
     fact.lend = kind == "lend"
     fact.noreturn = kind == "noreturn"
     fact.wait = is_wait

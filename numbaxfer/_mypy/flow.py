@@ -64,6 +64,7 @@ from mypy.patterns import (
     ValuePattern,
 )
 
+from .blocks import CONTAINER_ADDS, escaping_parts, partial_of, pins_in_place
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
 from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
@@ -80,6 +81,7 @@ from .scope import Scope
 from .state import OWN, OWN_SET, TRANSFER_KINDS, Atoms, Chain, PosKey, State, join_states
 from .syntax import (
     LEAVES,
+    bound_and_declared,
     catches_all,
     child_nodes,
     free_reads,
@@ -95,7 +97,7 @@ from .syntax import (
 
 
 class _Ctx:
-    __slots__ = ("breaks", "conts", "exc", "expires", "finally_body", "kind")
+    __slots__ = ("breaks", "conts", "exc", "expires", "finally_body", "kind", "pins")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind  # "loop", "try", "with", "finally"
@@ -104,6 +106,8 @@ class _Ctx:
         self.exc: State | None = None
         self.expires: list[tuple[str, int]] = []
         self.finally_body: Block | None = None
+        #: an ``nx.pinned``/``nx.mapped`` block: (its with statement, the handles it binds)
+        self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
 
 
 class Event:
@@ -162,6 +166,15 @@ class Analysis:
         self.unpaired: set[int] = set()
         #: the wait()/await being assigned, and the path it is assigned to
         self.wait_target: tuple[Expression, str] | None = None
+        #: lend fact id -> names the lend block binds (a holder made there dies with it)
+        self.lend_bound: dict[int, frozenset[str]] = {}
+        #: lend fact id -> how its block reads in messages (``with ... .lend()``)
+        self.lend_blocks: dict[int, str] = {}
+        #: name -> the ``functools.partial(f, *bound)`` it holds: what f would do to the
+        #: bound arguments (a predicted fact over the bound arguments) and those arguments
+        self.partials: dict[str, tuple[Fact, list[Expression]]] = {}
+        #: while leaving by ``return``: the transfers its value hands on (still pending)
+        self.returning: set[int] = set()
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -233,8 +246,16 @@ class Analysis:
         if isinstance(s, IfStmt):
             return self.if_(s, st)
         if isinstance(s, ReturnStmt):
+            if s.expr is not None:
+                self.escapes(s.expr, st, "return", s.expr)
+            before = {a[1] for v in st.vals.values() for a in v if a[0] == "P"}
             ret = self.ex(s.expr, st) if s.expr is not None else st
+            if ret is not None:  # transfers the return hands on: unfinished as it leaves
+                self.returning = {
+                    a[1] for v in ret.vals.values() for a in v if a[0] == "E" and a[1] in before
+                }
             out = self.through(ret, 0) if ret is not None else None
+            self.returning = set()
             if out is not None:
                 self.exits.append(out)
             return None
@@ -328,6 +349,11 @@ class Analysis:
             target = path_chain(s.lvalues[0])
             if target is not None:
                 self.wait_target = (rv, target[-1][0])
+        for lv in s.lvalues:
+            if isinstance(lv, (MemberExpr, IndexExpr)) or (
+                isinstance(lv, NameExpr) and lv.name in self.scope.shared
+            ):
+                self.escapes(rv, st, "store", lv)
         r = self.ex(rv, st)
         self.wait_target = None
         if r is None:
@@ -348,6 +374,9 @@ class Analysis:
             for field, arg in constructor_fields(rv):
                 if isinstance(arg, NameExpr) and arg.name != obj:
                     self.alias_field(f"{obj}.{field}", arg.name, r)
+            bound = partial_of(rv, self.infer)
+            if bound is not None:
+                self.partials[s.lvalues[0].name] = bound
         return r
 
     def alias_field(self, field: str, src: str, st: State) -> None:
@@ -469,6 +498,7 @@ class Analysis:
                     st.alias[key] = {src: True}
 
     def rebind(self, key: str, st: State, node: Node) -> State:
+        self.partials.pop(key, None)
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
@@ -685,11 +715,27 @@ class Analysis:
                     return None
                 if fact is not None and fact.lend and isinstance(t, NameExpr):
                     ctx.expires.append((t.name, fact.id))
+                    cur.put(t.name, frozenset({("L", fact.id, 0)}))
+                    self.lend_bound[fact.id] = frozenset(bound_and_declared(s.body)[0])
                     owner = ""
-                    if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr):
-                        chain = path_chain(e.callee.expr)
-                        owner = display_path(chain[-1][0]) if chain else ""
+                    chain = None
+                    callee = e.callee if isinstance(e, CallExpr) else None
+                    if isinstance(callee, MemberExpr) and callee.name == "lend":
+                        chain = path_chain(callee.expr)
+                        self.lend_blocks[fact.id] = '"with ... .lend()"'
+                    if isinstance(e, CallExpr) and fact.id not in self.lend_blocks:
+                        # a user context manager (``with borrowed(host) as v:``): the
+                        # owner is its first argument
+                        shown = path_chain(e.callee)
+                        name = display_path(shown[-1][0]) if shown else fact.callee
+                        self.lend_blocks[fact.id] = f'"with {name}(...)"'
+                        chain = path_chain(e.args[0]) if e.args else None
+                    owner = display_path(chain[-1][0]) if chain else ""
                     self.lends[fact.id] = (t.name, owner)
+            if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
+                names: set[str] = set()
+                target_names(t, names)
+                ctx.pins = (s, tuple(sorted(names)))
         if cur is None:
             return None
         self.stack.append(ctx)
@@ -784,10 +830,18 @@ class Analysis:
         return r
 
     # -- non-local control flow ------------------------------------------------------
-    def transform(self, ctx: _Ctx, st: State) -> State | None:
+    def transform(self, ctx: _Ctx, st: State, *, exc: bool = False) -> State | None:
         if ctx.kind == "with":
+            if ctx.pins is not None and not exc:
+                self.pinned_end(ctx.pins[0], ctx.pins[1], st)
             for name, fact_id in ctx.expires:
                 self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
+                # Whatever holds the lent handle (an alias, an attribute, a container
+                # slot) holds an expired one now.
+                live, dead = ("L", fact_id, 0), ("X", fact_id, 0)
+                for k, v in list(st.vals.items()):
+                    if live in v:
+                        st.put(k, (v - {live}) | {dead})
             return st
         if ctx.kind == "finally" and ctx.finally_body is not None:
             idx = self.stack.index(ctx)
@@ -818,7 +872,7 @@ class Analysis:
                 cur = st.copy()
                 for inner in self.stack[i + 1 :]:
                     if inner.kind == "with":
-                        self.transform(inner, cur)
+                        self.transform(inner, cur, exc=True)
                 # Leaks on exceptional paths are not reported: treat pending transfers
                 # as handed on there.
                 for key, atoms in list(cur.vals.items()):
@@ -962,7 +1016,7 @@ class Analysis:
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
-            if any(a[0] in "MX" for a in atoms):
+            if any(a[0] in "MXG" for a in atoms):
                 shown = formatted and not rest
                 meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:
@@ -972,6 +1026,59 @@ class Analysis:
                 attr = nxt[len(key) + 1 :] if nxt is not None else None
                 if attr is None or attr not in TRANSFER_NEUTRAL:
                     st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
+
+    def escapes(self, e: Expression, st: State, how: str, into: Expression) -> None:
+        """``e`` leaves its lend block through ``how`` (``return``, a ``store`` into an
+        attribute, a container slot or a global, an add to a ``container``): a live lent
+        handle in it escapes (read later, it is expired), and so does a local function or
+        lambda that reads a lent handle (a closure). Metadata (``v.shape``) and values
+        computed from a lent handle are new values. A store into a holder bound inside
+        the block itself dies with it (and its later reads are caught as uses)."""
+        target = path_chain(into) if how != "return" else None
+        root = root_name(target[-1][0]) if target else None
+        for item in escaping_parts(e):
+            reads: set[str] | frozenset[str] | None = None
+            if isinstance(item, LambdaExpr):
+                reads = free_reads(item)
+            elif isinstance(item, NameExpr) and item.name in self.scope.local_funcs:
+                reads = self.scope.local_funcs[item.name]
+            closure = reads is not None
+            if reads is not None:
+                paths = [(q, item) for q in sorted(reads)]
+            else:
+                chain = path_chain(item)
+                paths = [(chain[-1][0], item)] if chain is not None else []
+            for q, node in paths:
+                for key in path_prefixes(q):
+                    atoms = st.vals.get(key)
+                    kinds = "LX" if closure else "L"  # an expired one read here is a use
+                    lent = frozenset(a for a in atoms or () if a[0] in kinds)
+                    rest = q[len(key) + 1 :] if len(q) > len(key) else ""
+                    if not lent or first_attr(rest) in METADATA:
+                        continue
+                    if root is not None and root not in self.scope.shared:
+                        lent = frozenset(
+                            a for a in lent if root not in self.lend_bound.get(a[1], ())
+                        )
+                    if lent:
+                        extra = f"{how} closure" if closure else how
+                        self.event("escape", node, key, lent, extra)
+
+    def pinned_end(self, stmt: WithStmt, handles: tuple[str, ...], st: State) -> None:
+        """An ``nx.pinned``/``nx.mapped`` block ends: a transfer (or mapping) that took
+        one of its handles and is still pending in a variable keeps the block from
+        ending cleanly (at run time its exit raises UnfinishedTransferError). Transfers
+        handed on are not followed (silence)."""
+        for name in handles:
+            for a in sorted(st.vals.get(name, ())):
+                if a[0] != "M" or not self.scope.facts[a[1]].producer:
+                    continue
+                pending = {("P", a[1], 0)}
+                if a[1] in self.returning:
+                    pending.add(("E", a[1], 0))
+                for holder, atoms in sorted(st.vals.items()):
+                    if pending & atoms:
+                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}")
 
     def metadata_ok(self, atoms: Atoms) -> bool:
         return all(a[0] != "M" or self.scope.facts[a[1]].handles for a in atoms)
@@ -1011,6 +1118,24 @@ class Analysis:
                 cur = self.ex(a, cur)
         if cur is None:
             return None
+        if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
+            for a in e.args:
+                self.escapes(a, cur, "container", callee.expr)
+        if fact is not None and isinstance(callee, NameExpr) and callee.name in self.partials:
+            # Calling ``p = functools.partial(f, host, ...)`` passes the bound arguments
+            # to f: those f consumes move now (reading them first: a second call uses
+            # a moved buffer).
+            pred, bound = self.partials[callee.name]
+            if fact.callee == "partial.__call__":  # mypy knew no partially applied signature
+                fact.callee = pred.callee
+            for idx in pred.consumed:
+                chain = path_chain(bound[idx]) if idx < len(bound) else None
+                if chain is not None and cur is not None:
+                    self.read([(k, e) for k, _ in chain], cur)  # reported at this call
+                    self.moved.setdefault(fact.id, [])
+                    if chain[-1][0] not in self.moved[fact.id]:
+                        self.moved[fact.id].append(chain[-1][0])
+                    self.invalidate(chain[-1][0], frozenset({("M", fact.id, 0)}), cur)
         if fact is not None:
             for idx in fact.consumed:
                 if idx < len(e.args):
@@ -1058,6 +1183,10 @@ class Analysis:
             key,
             frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),
         )
+        maps = sorted(pid for pid in pids if self.scope.facts[pid].mapping)
+        if maps:
+            # The Mapping's device view ends with it (and so does every alias of it).
+            self.invalidate(f"{key}.device", frozenset(("G", pid, node.line) for pid in maps), st)
 
     def await_(self, e: AwaitExpr, st: State) -> State | None:
         """``await t`` completes a transfer as ``t.wait()`` does (Transfer.__await__
@@ -1076,7 +1205,7 @@ class Analysis:
     def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:
         for key in path_prefixes(q):
             atoms = st.vals.get(key)
-            if atoms is not None and any(a[0] in "MX" for a in atoms):
+            if atoms is not None and any(a[0] in "MXG" for a in atoms):
                 rest = q[len(key) + 1 :] if len(q) > len(key) else ""
                 if not (first_attr(rest) in METADATA and self.metadata_ok(atoms)):
                     self.event("use", call, key, atoms, fname)

@@ -18,13 +18,26 @@ WAITS: Final = frozenset({TRANSFER_WAIT, PIPELINE_RUN + ".wait"})
 #: signature on the partial's type, which is what the call does.
 PARTIAL_CALL: Final = "functools.partial.__call__"
 LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
+#: The capability of a borrowed handle (``PinnedArray[Lent, DT]``).
+LENT: Final = "numbaxfer._ownership.Lent"
+#: What ``@contextlib.contextmanager`` (and its async twin) make of a generator: one
+#: whose entered value is a Lent handle is a lend scope (see ``facts.ret_kind``).
+GENERATOR_CMS: Final = frozenset(
+    {"contextlib._GeneratorContextManager", "contextlib._AsyncGeneratorContextManager"}
+)
+#: ``Stream.map`` returns a Mapping, completed by ``wait()`` like a transfer.
+MAPPING: Final = "numbaxfer._mapped.Mapping"
+#: ``nx.pinned(...)`` / ``nx.mapped(...)``: blocks pinning numpy arrays in place.
+PINNED_SCOPES: Final = frozenset({"numbaxfer._scope.pinned", "numbaxfer._scope.mapped"})
+FUNCTOOLS_PARTIAL: Final = "functools.partial"
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}
 )
 METADATA: Final = frozenset({"shape", "dtype", "size", "nbytes", "ndim", "label", "closed"})
 #: Reads of a transfer that neither complete it nor hand it on.
-TRANSFER_NEUTRAL: Final = frozenset({"done", "label", "completed"})
+#: (``device`` and ``racy_peek`` are a Mapping's: reading them hands nothing on.)
+TRANSFER_NEUTRAL: Final = frozenset({"done", "label", "completed", "device", "racy_peek"})
 DEBUG_ENV: Final = "NUMBAXFER_MYPY_PLUGIN_DEBUG"
 MAX_LOOP_ITERATIONS: Final = 32
 MAX_SCOPES: Final = 128

@@ -58,7 +58,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "4"
+PLUGIN_VERSION: Final = "5"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -307,9 +307,11 @@ class NumbaxferPlugin(Plugin):
             recv = get_proper_type(ctx.type)
             extra = recv.extra_attrs if isinstance(recv, Instance) else None
             applied = get_proper_type(extra.attrs.get("__mypy_partial")) if extra else None
-            if not isinstance(applied, CallableType):
-                return
-            partial = sig = applied
+            if isinstance(applied, CallableType):
+                partial = sig = applied
+            # else (a partial of an overloaded function, say): ``__call__(*args,
+            # **kwargs) -> T`` still says whether the call starts a transfer; what it
+            # does to arguments bound inside the partial is the engine's (flow.call)
         consumed = False
         for t in sig.arg_types:
             if is_consumed(t):
@@ -375,6 +377,7 @@ class NumbaxferPlugin(Plugin):
             old.consumed = tuple(sorted(set(old.consumed) | set(fact.consumed)))
             old.handles = old.handles and fact.handles
             old.producer = old.producer or fact.producer
+            old.mapping = old.mapping or fact.mapping
             old.lend = old.lend or fact.lend
             old.wait = old.wait or fact.wait
             self._analyse(scope)

@@ -84,7 +84,7 @@ def test_dropped_mapping_warns(backend: Any) -> None:
     mp = s.map(nx.mapped_array(N, F32))
     s.launch(add_one, 1, N, mp.device)
     with pytest.warns(ResourceWarning):
-        del mp
+        del mp  # type: ignore[unfinished-transfer]
         gc.collect()
     s.synchronize()
 

@@ -36,7 +36,7 @@ def test_pinned_scope_refuses_to_end_under_an_unfinished_transfer() -> None:
     s = nx.stream()
     before = orphan_count()
     unfinished = pytest.raises(nx.UnfinishedTransferError, match=r"upload#\d+ of PinnedArray")
-    with unfinished, nx.pinned(a) as h:
+    with unfinished, nx.pinned(a) as h:  # type: ignore[unfinished-transfer]
         up = s.upload(h, to=nx.device_array(N, np.float32))
     assert orphan_count() >= before  # kept pinned until the copy finished (at once here)
     late = up.wait()  # the copy is complete; the handle belongs to an ended scope
@@ -75,14 +75,14 @@ def test_mapped_array_moves_to_the_kernels_and_comes_back() -> None:
     m = mapping.wait()
     assert (m.read() == 2.0).all()
     with pytest.raises(nx.UseAfterTransferError):
-        s.launch(add_one, 1, N, mapping.device)
+        s.launch(add_one, 1, N, mapping.device)  # type: ignore[use-after-transfer]
     with pytest.raises(nx.UseAfterTransferError, match="already completed"):
-        mapping.wait()
+        mapping.wait()  # type: ignore[transfer-completed-twice]
 
 
 def test_map_takes_only_mapped_memory() -> None:
     with pytest.raises(TypeError, match="mapped_array"):
-        nx.stream().map(nx.pinned_array(N, np.float32))  # type: ignore[arg-type]
+        nx.stream().map(nx.pinned_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
 
 
 # -- asyncio --------------------------------------------------------------------------------

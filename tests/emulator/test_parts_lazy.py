@@ -122,7 +122,7 @@ def test_mapped_in_place_block_refuses_to_end_under_a_kernel() -> None:
         m = mapping.wait()
         np.testing.assert_array_equal(m.read(), 1.0)
     np.testing.assert_array_equal(a, 1.0)  # in place, no copy
-    with pytest.raises(nx.UnfinishedTransferError, match="mapping"), nx.mapped(a) as m:
+    with pytest.raises(nx.UnfinishedTransferError, match="mapping"), nx.mapped(a) as m:  # type: ignore[unfinished-transfer]
         mapping = s.map(m)
         s.launch(kernel, 1, N, mapping.device)
     assert a[0] == 1.0  # the lazy emulator has not run the kernel: the block did not wait

@@ -670,7 +670,7 @@ def test_numbaxfer_mapped_memory_is_refused_until_the_mapping_is_waited(
     out = mapping.wait()  # waits for a and b
     assert (out.read() == 2.0).all()
     with pytest.raises(nx.UseAfterTransferError):
-        mapped_zero_copy.add_one[GRID, BLOCK, a](mapping.device)  # the mapping has ended
+        mapped_zero_copy.add_one[GRID, BLOCK, a](mapping.device)  # type: ignore[use-after-transfer]  # ended
     a.close()
     b.close()
 
@@ -685,7 +685,7 @@ def test_numbaxfer_mapped_in_place_refuses_to_end_under_the_kernel(
     arr = np.arange(256, dtype=F32)
     s = nx.stream()
     before = orphan_count()
-    with (
+    with (  # type: ignore[unfinished-transfer]
         pytest.raises(nx.UnfinishedTransferError, match="mapping"),
         nx.mapped(arr) as m,
     ):
@@ -818,7 +818,7 @@ def test_numbaxfer_pinned_scope_refuses_to_end_under_a_copy(
     s = nx.stream()
     dev = nx.device_array(256, F32)
     before = orphan_count()
-    with (
+    with (  # type: ignore[unfinished-transfer]
         pytest.raises(nx.UnfinishedTransferError, match=r"unfinished transfer\(s\).*download#"),
         nx.pinned(a) as h,
     ):

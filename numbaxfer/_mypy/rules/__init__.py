@@ -11,7 +11,14 @@ from mypy.errorcodes import ErrorCode
 
 from ..flow import Analysis, Event
 from ..state import Message
-from . import completed_twice, lend_escape, unfinished_transfer, use_after_transfer
+from . import (
+    completed_twice,
+    lend_escape,
+    mapping_ended,
+    scope_ended,
+    unfinished_transfer,
+    use_after_transfer,
+)
 
 
 class Rule(Protocol):
@@ -31,6 +38,8 @@ RULES: Final[tuple[Rule, ...]] = (
     lend_escape,
     completed_twice,
     unfinished_transfer,
+    scope_ended,
+    mapping_ended,
 )
 
 USE_AFTER_TRANSFER: Final = use_after_transfer.CODE

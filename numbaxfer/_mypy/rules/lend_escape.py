@@ -1,4 +1,7 @@
-"""Rule 3, ``lend-escape``: the handle of ``with x.lend() as v:`` used after its block."""
+"""Rule 3, ``lend-escape``: the handle of ``with x.lend() as v:`` (or of a user
+``@contextmanager`` that yields a Lent handle) used after its block, or escaping it:
+returned, stored in an attribute, a container or a global, or read by a closure that
+leaves with it."""
 
 from __future__ import annotations
 
@@ -17,23 +20,48 @@ from .codes import CATEGORY
 CODE: Final = ErrorCode(
     "lend-escape", "A lent handle is used after its `with ... lend()` block", CATEGORY
 )
-#: A read of a path whose atoms include an expired lend.
-EVENTS: Final = frozenset({"use"})
+#: ``use``: a read of a path whose atoms include an expired lend; ``escape``: a live
+#: lent handle leaving its block (``extra`` says how).
+EVENTS: Final = frozenset({"use", "escape"})
+
+_HOW: Final = {
+    "return": "is returned from its block",
+    "store": "is stored where it outlives its block",
+    "container": "is put in a container that outlives its block",
+}
 
 
 def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     facts = an.scope.facts
-    lends = sorted({facts[a[1]] for a in ev.atoms if a[0] == "X"}, key=fact_order)
+    kinds = "LX" if ev.kind == "escape" else "X"
+    lends = sorted({facts[a[1]] for a in ev.atoms if a[0] in kinds}, key=fact_order)
     if not any(f.confirmed for f in lends):
         return
     name = display_path(ev.path)
-    maybe = any(a[0] != "X" for a in ev.atoms)
     lines = {f.line for f in lends}
     owners = {an.lends.get(f.id, ("", ""))[1] for f in lends} - {""}
     owner = f' "{sorted(owners)[0]}"' if owners else ""
+    block = an.lend_blocks.get(lends[0].id, '"with ... .lend()"')
+    if ev.kind == "escape":
+        how, _, closure = ev.extra.partition(" ")
+        verb = _HOW.get(how, "escapes its block")
+        if closure:
+            subject = f'Lent handle "{name}" (read by the {closure} {verb.split(" ", 1)[1]})'
+            verb = "escapes with it"
+        else:
+            subject = f'Lent handle "{name}"'
+        use_owner = f" or use the owner{owner}" if owner else ""
+        text = (
+            f"{subject} {verb}: it expires when its {block} block (lent at "
+            f"{lines_text(lines)}) ends. Keep a lent handle inside its block: return or "
+            f"store what you read from it (a copy, its shape){use_owner}"
+        )
+        yield (CODE, ev.node, text, (*ev.dedupe(), "l"))
+        return
+    maybe = any(a[0] != "X" for a in ev.atoms)
     verb = "may be used" if maybe else "is used"
     text = (
-        f'Lent handle "{name}" {verb} after its "with ... .lend()" block (lent at '
+        f'Lent handle "{name}" {verb} after its {block} block (lent at '
         f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; "
         + LEND_ENDED_FIX.format(owner=owner)
     )

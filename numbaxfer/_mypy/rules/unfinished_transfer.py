@@ -49,8 +49,9 @@ def _text(an: Analysis, ev: Event) -> str | None:
             chain = path_chain(call.callee)
             if chain is not None:
                 shown = display_path(chain[-1][0])
+        noun = "Mapping" if fact.mapping else "Transfer"
         return (
-            f"Transfer returned by {fact.callee}() is discarded: nothing can complete it, so "
+            f"{noun} returned by {fact.callee}() is discarded: nothing can complete it, so "
             f'{what}the copy is never waited for. Bind it and complete it: "t = {shown}(...)", '
             f'then "{back} = t.wait()"'
         )
@@ -69,12 +70,13 @@ def _text(an: Analysis, ev: Event) -> str | None:
     back = taken_back(an, fact, display_path(moved[0])) if moved else "arr"
     fix = f'"{back} = {name}.wait()"'
     started = f"started at line {fact.line} by {fact.callee}()"
+    noun = "Mapping" if fact.mapping else "Transfer"
     if ev.kind == "drop":
         verb = "may be dropped here" if maybe else "is dropped here"
         return (
-            f'Transfer "{name}" ({started}) {verb} without being completed: rebinding or '
+            f'{noun} "{name}" ({started}) {verb} without being completed: rebinding or '
             f'deleting "{name}" loses it{" on some path" if maybe else ""}. Complete it '
             f"first: {fix}"
         )
     verb = "may be left unfinished on some path" if maybe else "is never completed"
-    return f'Transfer "{name}" ({started}) {verb}; complete it on every path: {fix}'
+    return f'{noun} "{name}" ({started}) {verb}; complete it on every path: {fix}'

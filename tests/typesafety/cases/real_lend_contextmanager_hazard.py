@@ -1,6 +1,5 @@
 # A lend wrapped in a user @contextmanager: the caller keeps the yielded lent handle
 # and reads it after its with-block (the lend has ended).
-# XFAIL: miss: the lent handle yielded by a user @contextmanager that wraps host.lend() is not expired when the caller's with-block ends (lend-escape)
 # RUN: raises BorrowError [via-call]
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 # A helper returns the lent handle from inside its `with host.lend()` block: the lend
 # ends as the function returns, and the caller reads through an expired handle; another
 # helper keeps an alias of the lent handle past the block.
-# XFAIL: miss: a lent handle returned from inside its with host.lend() block (return view) is not reported (lend-escape)
 # (No RUN header: the runtime raises where the caller reads the returned handle, not at `return view`, and the alias read raises first, on a line mypy flags today.)
 from __future__ import annotations
 

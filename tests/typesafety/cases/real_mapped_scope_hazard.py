@@ -1,6 +1,5 @@
 # nx.mapped(arr) maps numpy memory in place: the block ends while the mapping is not
 # waited (the device may still use the memory); the wait comes after the block.
-# XFAIL: miss: an nx.mapped block that ends while its mapping (mp = s.map(m)) is not waited (mp.wait() only after the block)
 # RUN: raises UnfinishedTransferError [via-call]
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 # Mapped (zero-copy) arrays: after mapping.wait() gave the host array back, device work
 # is still enqueued on mapping.device (the mapping has ended); and the mapped array is
 # read while the mapping holds it.
-# XFAIL: miss and wrong fix: mapping.device used after mapping.wait() (s.copy(..., to=mp.device)) is not reported; a mapped array read after Stream.map() is reported with the fix 'rebind "inp" to a new value' instead of 'inp = mp.wait()'
 # RUN: raises UseAfterTransferError [via-call]
 from __future__ import annotations
 

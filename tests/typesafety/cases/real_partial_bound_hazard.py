@@ -1,6 +1,5 @@
 # functools.partial with the buffer bound inside: calling the partial moves the bound
 # buffer, which is then read before the transfer gives it back.
-# XFAIL: miss: functools.partial with the buffer bound inside (partial(s.upload, host, to=dev), partial(s.download, dev, into=out)): calling the partial moves nothing
 # RUN: raises UseAfterTransferError [via-call]
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 # nx.pinned around a download whose wait() comes after the block: the block ends (and
 # would unpin the memory) while the copy still writes it.
-# XFAIL: miss: an nx.pinned block that ends while a transfer of its handle (down) is unfinished (waited only after the block)
 # RUN: raises UnfinishedTransferError [via-call]
 from __future__ import annotations
 

@@ -1,0 +1,75 @@
+"""Syntax the engine needs for blocks and bound arguments: ``nx.pinned``/``nx.mapped``
+blocks, the parts of a value that leave a lend block with it, container methods that
+keep their argument, and what ``functools.partial(f, *bound)`` will do to the bound
+arguments when it is called."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from mypy.nodes import (
+    CallExpr,
+    ConditionalExpr,
+    DictExpr,
+    Expression,
+    ListExpr,
+    RefExpr,
+    SetExpr,
+    StarExpr,
+    TupleExpr,
+)
+
+from .facts import Fact, InferInfo, predict_fact
+from .names import FUNCTOOLS_PARTIAL, PINNED_SCOPES
+
+#: Methods that keep their argument in the container (``held.append(v)``).
+CONTAINER_ADDS: Final = frozenset(
+    {"append", "appendleft", "add", "insert", "extend", "put", "put_nowait", "setdefault"}
+)
+
+
+def pins_in_place(call: CallExpr) -> bool:
+    """``nx.pinned(a, ...)`` or ``nx.mapped(a, ...)`` (by full name: aliases count)."""
+    callee = call.callee
+    return isinstance(callee, RefExpr) and callee.fullname in PINNED_SCOPES
+
+
+def escaping_parts(e: Expression) -> Iterator[Expression]:
+    """The parts of ``e`` that leave with it: ``e`` itself, and the items of a tuple,
+    list, set or dict display and the arms of a conditional expression (recursively).
+    Not the arguments of a call: what a call returns is a new value (``float(v.read()
+    .sum())`` keeps nothing of ``v``)."""
+    todo: list[Expression] = [e]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, (TupleExpr, ListExpr, SetExpr)):
+            todo.extend(x.items)
+        elif isinstance(x, DictExpr):
+            for k, v in x.items:
+                if k is not None:
+                    todo.append(k)
+                todo.append(v)
+        elif isinstance(x, ConditionalExpr):
+            todo.extend((x.if_expr, x.else_expr))
+        elif isinstance(x, StarExpr):
+            todo.append(x.expr)
+        else:
+            yield x
+
+
+def partial_of(call: CallExpr, infer: InferInfo) -> tuple[Fact, list[Expression]] | None:
+    """For ``functools.partial(f, a, b, k=c)``: what calling it will do to the bound
+    arguments (a predicted fact of ``f(a, b, k=c)``, whose ``consumed`` indexes the
+    bound arguments) and those arguments. None if it binds nothing that moves."""
+    callee = call.callee
+    if not (isinstance(callee, RefExpr) and callee.fullname == FUNCTOOLS_PARTIAL) or not call.args:
+        return None
+    if call.arg_names[0] is not None or len(call.args) < 2:
+        return None
+    inner = CallExpr(call.args[0], call.args[1:], call.arg_kinds[1:], call.arg_names[1:])
+    inner.set_line(call)
+    fact = predict_fact(inner, infer)
+    if not isinstance(fact, Fact) or not fact.consumed:
+        return None
+    return fact, inner.args
