@@ -31,6 +31,7 @@ from ._errors import (
     UnfinishedTransferError,
     UseAfterTransferError,
 )
+from ._graph import Capture, Graph, GraphRun, capture
 from ._guard import guard_enabled, set_guard
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._interop import adopt_array, adopt_stream
@@ -48,9 +49,12 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendSwitch",
     "BorrowError",
+    "Capture",
     "Consumed",
     "CrossStreamError",
     "DeviceArray",
+    "Graph",
+    "GraphRun",
     "Kernel",
     "Lent",
     "OwnershipError",
@@ -70,6 +74,7 @@ __all__ = [
     "UseAfterTransferError",
     "adopt_array",
     "adopt_stream",
+    "capture",
     "current_backend",
     "device_array",
     "guard_enabled",

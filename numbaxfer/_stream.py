@@ -14,7 +14,13 @@ from numpy.typing import NDArray
 from ._backend import Backend, get_backend
 from ._checks import check_device, check_host, check_match, check_same_backend
 from ._device import DeviceArray
-from ._errors import BorrowError, StreamClosedError, UseAfterTransferError, where
+from ._errors import (
+    BorrowError,
+    OwnershipError,
+    StreamClosedError,
+    UseAfterTransferError,
+    where,
+)
 from ._host import PinnedArray
 from ._mapped import MappedArray, Mapping
 from ._order import DeviceOrder, StreamCore
@@ -150,6 +156,7 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("upload_staged()", site)
+            self._refuse_in_capture("upload_staged()", site, "its staging buffer is reused")
             given = cast(object, src)  # the annotation says numpy; check what came
             if isinstance(given, PinnedArray):
                 raise TypeError(
@@ -247,6 +254,12 @@ class Stream(Unique, Generic[Cap]):
             raise UseAfterTransferError(
                 f"download(into=...) at {where(site)}: {upload.label} is not pending (completed "
                 "or handed on); chain only onto a transfer that still holds its buffer."
+            )
+        if upload._capture is not self._core.capture:
+            raise OwnershipError(
+                f"download(into=...) at {where(site)}: {upload.label} and this download are "
+                "not in the same capture (one is recorded by nx.capture, the other is not); "
+                "chain transfers inside one capture block, or outside any."
             )
         if upload._core.backend is not self._backend:
             raise ValueError(
@@ -398,6 +411,15 @@ class Stream(Unique, Generic[Cap]):
             )
         with STATE_LOCK:
             self._check_open("wait_for()", site)
+            other._check_open("wait_for()", site)
+            capture, theirs = self._core.capture, other._core.capture
+            if capture is not None and theirs is not capture:
+                raise OwnershipError(
+                    f"wait_for() at {where(site)}: {self.label} is capturing into "
+                    f"{capture.label} but {other.label} is not part of that capture; a graph "
+                    "cannot wait for work outside it. Order it before the capture block, or "
+                    "capture both streams (nx.capture(s1, s2))."
+                )
             if other._core is not self._core:
                 self._core.wait_for(other._core)
 
@@ -416,6 +438,7 @@ class Stream(Unique, Generic[Cap]):
             )
         with STATE_LOCK:
             self._check_open("map()", site)
+            self._refuse_in_capture("map()", site, "a mapping's end must be known exactly")
             check_same_backend(host, "map", "host", self._backend)
             move = MoveRecord("map", self.label, site)
             host._flag.move(move)
@@ -432,8 +455,10 @@ class Stream(Unique, Generic[Cap]):
         Explicit and stream-wide; transfers still have to be completed with ``wait()``
         (which then returns at once) to get their arrays back.
         """
+        site = caller_site()
         with STATE_LOCK:
-            self._check_open("synchronize()", caller_site())
+            self._check_open("synchronize()", site)
+            self._refuse_in_capture("synchronize()", site, "nothing enqueued there runs yet")
         self._backend.sync_stream(self._core.raw)
 
     # -- lifetime ------------------------------------------------------------
@@ -453,6 +478,7 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("close()", site)
+            self._refuse_in_capture("close()", site, "the capture records on it")
             if self._core.foreign:
                 raise BorrowError(
                     f"cannot close {self.label} at {where(site)}: it is a foreign stream "
@@ -487,6 +513,14 @@ class Stream(Unique, Generic[Cap]):
         self._flag.check_alive(op)
         self._core.check_open(op, site)
 
+    def _refuse_in_capture(self, op: str, site: tuple[str, int], why: str) -> None:
+        capture = self._core.capture
+        if capture is not None:
+            raise OwnershipError(
+                f"cannot {op} on {self.label} at {where(site)}: it is capturing into "
+                f"{capture.label} ({why}). Do this outside the `with nx.capture(...)` block."
+            )
+
     def _enqueue(self, uses: Sequence[tuple[DeviceOrder, bool]], work: Callable[[], _R]) -> _R:
         """Order, enqueue, commit: the cross-stream waits ``uses`` need (a strict
         stream raises before anything), then ``work`` (the backend calls), then the
@@ -494,6 +528,12 @@ class Stream(Unique, Generic[Cap]):
         settled (host-synchronized) so that nothing it may have enqueued still runs,
         and no bookkeeping changes."""
         core = self._core
+        capture = core.capture
+        if capture is not None:  # recorded, not run: plan against the capture's orders
+            shadow = capture.shadow_uses(uses)
+            result = self._enqueue_now(core, shadow, core.plan(shadow), work)
+            capture.note(uses)
+            return result
         waits = core.plan(uses)
         if waits and LOG.isEnabledFor(logging.DEBUG):
             arrays = ", ".join(order.label for order, _ in uses)
