@@ -338,7 +338,9 @@ class Graph(Unique):
         if exe is None:
             return
         for core in self._replayed.values():  # replays dropped unfinished may still run
-            keep_alive(self._backend, core.event_now(), exe)
+            event = core.event_now()
+            if not self._backend.query(event):
+                keep_alive(self._backend, event, exe)
         self._replayed.clear()
         self._backend.graph_destroy(exe)
 
@@ -424,11 +426,16 @@ class Capture(Unique):
             backend = self._backend
             state = CaptureState(cores, self._label)
             before: list[Any] = []
+            raws = [c.raw for c in cores]
+            began = False
             try:
                 for core in cores:
                     before.append(backend.record(core.raw))
-                state.token = backend.begin_capture([c.raw for c in cores])
+                began = True
+                state.token = backend.begin_capture(raws)
             except BaseException:
+                if began:  # the capture may have begun without us hearing of it
+                    backend.abort_capture(None, raws)
                 for event in before:
                     backend.release_event(event)
                 raise
@@ -454,7 +461,7 @@ class Capture(Unique):
                 core.synced = state.saved[core]
             backend = self._backend
             if et is not None or state.broken:
-                backend.abort_capture(state.token)
+                backend.abort_capture(state.token, [c.raw for c in state.cores])
                 if et is None:
                     raise OwnershipError(
                         f"the capture {self._label} taken at {where(self._site)} was "
@@ -464,7 +471,11 @@ class Capture(Unique):
                     )
                 return
             roots = [root for _, root in sorted(state.params.values(), key=lambda e: e[0])]
-            exe = backend.end_capture(state.token, [r._mem for r in roots])
+            try:
+                exe = backend.end_capture(state.token, [r._mem for r in roots])
+            except BaseException:  # whatever the backend got to: nothing stays capturing
+                backend.abort_capture(state.token, [c.raw for c in state.cores])
+                raise
             self._graph = Graph._create(
                 backend, exe, self._label, roots, list(state.uses.values()), self._streams[0]
             )

@@ -185,9 +185,11 @@ class Backend(Protocol):
         tokens of the whole buffers the captured copies touch)."""
         ...
 
-    def abort_capture(self, capture: Any) -> None:
-        """End ``capture`` and discard what it recorded (never raises for a capture
-        the driver already invalidated)."""
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
+        """End the capture on ``streams`` and discard what it recorded. ``capture`` is
+        None where ``begin_capture``'s result never arrived (interrupted): whatever
+        capture is open on ``streams`` ends. Never raises for a capture the driver
+        already invalidated."""
         ...
 
     def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:

@@ -364,9 +364,9 @@ class EmulatorBackend:
         with self._lock:
             return self._graphs.end(capture, hosts)
 
-    def abort_capture(self, capture: Any) -> None:
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
         with self._lock:
-            self._graphs.abort(capture)
+            self._graphs.abort(capture, streams)
 
     def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
         assert isinstance(graph, RecordedGraph)

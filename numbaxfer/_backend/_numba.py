@@ -245,11 +245,13 @@ class NumbaBackend:
             _check(drv.cuEventRecord(fork, origin)[0], "cuEventRecord")
             for s in streams[1:]:
                 _check(drv.cuStreamWaitEvent(int(s.handle), fork, 0)[0], "cuStreamWaitEvent")
+            for s in streams:
+                self._captures[id(s)] = capture
         except BaseException:
-            self._end_driver_capture(capture, join=False)
+            graph = self._end_driver_capture(capture, join=False)
+            if graph is not None:
+                drv.cuGraphDestroy(graph)
             raise
-        for s in streams:
-            self._captures[id(s)] = capture
         return capture
 
     def _ensure_context(self) -> None:
@@ -315,14 +317,22 @@ class NumbaBackend:
             raise
         return made
 
-    def abort_capture(self, capture: Any) -> None:
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
         if self.simulated:
-            self._graphs.abort(capture)
+            self._graphs.abort(capture, streams)
             return
+        drv = _driver()
+        if capture is None:  # begin_capture was interrupted: end what is open there
+            err, status = drv.cuStreamIsCapturing(int(streams[0].handle))
+            if err or status == drv.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE:
+                for s in streams:
+                    self._captures.pop(id(s), None)
+                return
+            capture = _DriverCapture(streams)
         assert isinstance(capture, _DriverCapture)
         graph = self._end_driver_capture(capture, join=False)
         if graph is not None:
-            _driver().cuGraphDestroy(graph)
+            drv.cuGraphDestroy(graph)
 
     def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
         if self.simulated:

@@ -92,8 +92,11 @@ class GraphRecorder:
             if self.capturing.get(key) is capture:
                 del self.capturing[key]
 
-    def abort(self, capture: RecordedCapture) -> None:
-        self._close(capture)
+    def abort(self, capture: RecordedCapture | None, streams: Sequence[Any]) -> None:
+        if capture is not None:
+            self._close(capture)
+        for s in streams:
+            self.capturing.pop(id(s), None)
 
     def end(self, capture: RecordedCapture, hosts: Sequence[NDArray[Any]]) -> RecordedGraph:
         """Finish ``capture``; ``hosts`` are the parameters' memory as captured."""
