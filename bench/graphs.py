@@ -11,6 +11,8 @@ one input and one output device buffer per stream), captured once and replayed:
   per direction), replayed with ``graph.replay(src, dst)`` + ``run.wait()``;
 * ``nx graph, buffers alternate``: the same, alternating between two buffer pairs, so
   every replay re-points every copy node;
+* ``Pipeline``: ``nx.Pipeline(chunk, slots=4)``, call by call, and the same with
+  ``graph=True`` (the first map captured, every later one replayed);
 * the copy-engine bound: one 256 MiB upload and one 256 MiB download on two streams at
   once.
 
@@ -157,6 +159,28 @@ def _nx_graph(
     return same, alternate, setup, ok, (graph, streams, din, dout, pairs)
 
 
+def _pipelines(chunk: int, kernel: Any) -> tuple[Callable[[], None], Callable[[], None], Any]:
+    n, ce = TOTAL // 4, chunk // 4
+    grid = (ce + 255) // 256
+
+    def step(s: nx.Stream[nx.Lent], a: Any, b: Any) -> None:
+        s.launch(kernel, grid, 256, a, b)
+
+    made = []
+    for graph in (False, True):
+        pipe: nx.Pipeline[np.float32] = nx.Pipeline(ce, np.float32, slots=STREAMS, graph=graph)
+        a, b = nx.pinned_array(n, np.float32), nx.pinned_array(n, np.float32)
+        with a.write() as v:
+            v[:] = np.arange(n, dtype=np.float32)
+        state = [a, b]
+
+        def run(pipe: nx.Pipeline[np.float32] = pipe, state: list[Any] = state) -> None:
+            state[0], state[1] = pipe.map(state[0], into=state[1], step=step).wait()
+
+        made.append((run, pipe, state))
+    return made[0][0], made[1][0], made
+
+
 def _bound() -> Callable[[], None]:
     n = TOTAL // 4
     s1, s2 = nx.stream(), nx.stream()
@@ -191,19 +215,38 @@ def main() -> None:
     for chunk in (1 << 20, 256 << 10, 64 << 10):
         raw, raw_setup, raw_ok, raw_keep = _raw_graph(chunk, kernel)
         same, alternate, nx_setup, nx_ok, nx_keep = _nx_graph(chunk, kernel)
-        med = _interleaved({"raw": raw, "nx": same, "nx_alt": alternate, "bound": bound}, repeats)
+        pipe, pipe_graph, pipes = _pipelines(chunk, kernel)
+        med = _interleaved(
+            {
+                "raw": raw,
+                "nx": same,
+                "nx_alt": alternate,
+                "pipe": pipe,
+                "pipe_graph": pipe_graph,
+                "bound": bound,
+            },
+            repeats,
+        )
+        pipes_ok = all(
+            bool(np.array_equal(st[1].read(), 2 * st[0].read() + 1)) for _, _, st in pipes
+        )
+        for _, p, _ in pipes:
+            p.close()
         rows.append(
             {
                 "chunk_bytes": chunk,
                 "raw_graph_ms": med["raw"] * 1e3,
                 "nx_graph_ms": med["nx"] * 1e3,
                 "nx_graph_alternating_ms": med["nx_alt"] * 1e3,
+                "pipeline_ms": med["pipe"] * 1e3,
+                "pipeline_graph_ms": med["pipe_graph"] * 1e3,
+                "pipeline_graph_over_raw": med["pipe_graph"] / med["raw"],
                 "copy_bound_ms": med["bound"] * 1e3,
                 "nx_over_raw": med["nx"] / med["raw"],
                 "alternating_over_raw": med["nx_alt"] / med["raw"],
                 "raw_capture_instantiate_ms": raw_setup * 1e3,
                 "nx_capture_instantiate_ms": nx_setup * 1e3,
-                "right": raw_ok and nx_ok,
+                "right": raw_ok and nx_ok and pipes_ok,
             }
         )
         nx_keep[0].close()
@@ -227,13 +270,16 @@ def main() -> None:
     )
     print(
         f"{'chunk':>8} {'raw graph':>10} {'nx graph':>10} {'nx/raw':>7} {'nx alt':>10} "
-        f"{'alt/raw':>8} {'bound':>8} {'cap raw':>9} {'cap nx':>9} ok"
+        f"{'alt/raw':>8} {'Pipeline':>10} {'P graph':>10} {'Pg/raw':>7} {'bound':>8} "
+        f"{'cap raw':>9} {'cap nx':>9} ok"
     )
     for r in rows:
         print(
             f"{r['chunk_bytes'] >> 10:>6}Ki {r['raw_graph_ms']:>8.2f}ms {r['nx_graph_ms']:>8.2f}ms "
             f"{r['nx_over_raw']:>6.2f}x {r['nx_graph_alternating_ms']:>8.2f}ms "
-            f"{r['alternating_over_raw']:>7.2f}x {r['copy_bound_ms']:>6.2f}ms "
+            f"{r['alternating_over_raw']:>7.2f}x {r['pipeline_ms']:>8.2f}ms "
+            f"{r['pipeline_graph_ms']:>8.2f}ms {r['pipeline_graph_over_raw']:>6.2f}x "
+            f"{r['copy_bound_ms']:>6.2f}ms "
             f"{r['raw_capture_instantiate_ms']:>7.0f}ms {r['nx_capture_instantiate_ms']:>7.0f}ms "
             f"{r['right']}"
         )

@@ -116,7 +116,10 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
                 root = root._part[0].parent
             capture.params.setdefault(id(root._buf), (number, root))
         scope = host._scope
-        entry = (event, describe_transfer(kind, number, self._host, core.label))
+        # A captured event is never queried: an nx.pinned() block that must wait for a
+        # captured transfer waits for the stream's real work before the capture instead.
+        fence = event if capture is None else capture.before[core]
+        entry = (fence, describe_transfer(kind, number, self._host, core.label))
         if move is not None:
             move.transfer = f"{kind}#{number}"
         core.pending[number] = (kind, self._host)

@@ -318,3 +318,49 @@ def test_a_device_only_graph_replays_with_no_parameters() -> None:
     assert graph.replay().wait() == ()
     out = s.download(dout, into=nx.pinned_array(N, F32)).wait()
     np.testing.assert_array_equal(out.read(), np.full(N, 5.0))
+
+
+def test_memory_pinned_in_place_is_captured_and_replayed() -> None:
+    s = nx.stream()
+    data, result = np.arange(N, dtype=F32), np.zeros(N, F32)
+    din, dout = nx.device_array(N, F32), nx.device_array(N, F32)
+    with nx.pinned(data) as h, nx.pinned(result) as r:
+        with nx.capture(s) as cap:
+            up = s.upload(h, to=din)
+            s.launch(AFFINE, 1, N, din, dout)
+            down = s.download(dout, into=r)
+        h, r = up.wait(), down.wait()
+        h, r = cap.graph.replay(h, r).wait()
+    np.testing.assert_array_equal(result, 2 * np.arange(N) + 1)
+
+
+def _affine_step(
+    s: nx.Stream[nx.Lent], a: nx.DeviceArray[nx.Owned, Any], b: nx.DeviceArray[nx.Owned, Any]
+) -> None:
+    s.launch(AFFINE, 1, 16, a, b)
+
+
+def _copy_step(
+    s: nx.Stream[nx.Lent], a: nx.DeviceArray[nx.Owned, Any], b: nx.DeviceArray[nx.Owned, Any]
+) -> None:
+    s.copy(a, to=b)
+
+
+def test_pipeline_graph_mode_captures_once_per_size_and_owns_the_arrays() -> None:
+    pipe: nx.Pipeline[np.float32] = nx.Pipeline(16, F32, slots=3, graph=True)
+    n = 16 * 4 + 5  # a ragged last chunk
+    src, dst = filled(np.arange(n), n), nx.pinned_array(n, F32)
+    for r in range(3):
+        refill(src, np.arange(n) * (r + 1))
+        run = pipe.map(src, into=dst, step=_affine_step)
+        with pytest.raises(nx.UseAfterTransferError):
+            src.read()  # type: ignore[use-after-transfer]
+        src, dst = run.wait()
+        np.testing.assert_array_equal(dst.read(), 2 * np.arange(n) * (r + 1) + 1)
+    assert len(pipe._graphs) == 1  # captured once
+    other_src, other_dst = filled(-1.0, n), nx.pinned_array(n, F32)
+    other_src, other_dst = pipe.map(other_src, into=other_dst, step=_affine_step).wait()
+    np.testing.assert_array_equal(other_dst.read(), np.full(n, -1.0))
+    src, dst = pipe.map(src, into=dst, step=_copy_step).wait()  # another step: captured anew
+    np.testing.assert_array_equal(dst.read(), src.read())
+    pipe.close()
