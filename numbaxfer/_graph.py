@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
+from collections.abc import Generator
 from types import TracebackType
 from typing import Any, Final, final
 
@@ -102,6 +103,17 @@ class GraphRun(Unique):
         # The commit: plain stores (no call can be interrupted between them).
         self._back, self._waited_at = [None] * len(self._back), site
         return result
+
+    def __await__(self) -> Generator[Any, None, tuple[PinnedArray[Owned, Any], ...]]:
+        """``a, b = await run``: completes it without blocking the event loop (see
+        ``Transfer.__await__``)."""
+        return self._wait_async().__await__()
+
+    async def _wait_async(self) -> tuple[PinnedArray[Owned, Any], ...]:
+        for i, transfer in enumerate(self._transfers):
+            if self._waited_at is None and not transfer.completed:
+                self._back[i] = await transfer
+        return self.wait()
 
 
 @final

@@ -364,3 +364,17 @@ def test_pipeline_graph_mode_captures_once_per_size_and_owns_the_arrays() -> Non
     src, dst = pipe.map(src, into=dst, step=_copy_step).wait()  # another step: captured anew
     np.testing.assert_array_equal(dst.read(), src.read())
     pipe.close()
+
+
+def test_a_replay_can_be_awaited() -> None:
+    import asyncio
+
+    s = nx.stream()
+    graph, src, out, _ = roundtrip_graph(s)
+    refill(src, 2.0)
+
+    async def main(src: Host, out: Host) -> tuple[Host, ...]:
+        return await graph.replay(src, out)
+
+    src, out = asyncio.run(main(src, out))
+    np.testing.assert_array_equal(out.read(), np.full(N, 5.0))
