@@ -30,6 +30,7 @@ from typing import Any, Final, Generic, NoReturn, TypeVar
 from typing_extensions import TypeAliasType
 
 from ._errors import BorrowError, UseAfterTransferError, where
+from ._wording import ENDS, LEND_ENDED_FIX, TAKE_BACK_FIX, sentence
 
 __all__ = [
     "STATE_LOCK",
@@ -131,8 +132,8 @@ class MoveRecord:
     """Where a handle went: the transfer that took it and, later, who got it back.
 
     ``kind`` is one of :data:`TRANSFER_KINDS` (a copy, a mapping or a pipeline run that
-    gives the handle back from ``wait()``) or of the kinds in :data:`_ENDS` (the handle's
-    memory went somewhere it does not come back from as this handle).
+    gives the handle back from ``wait()``) or of the kinds in ``_wording.ENDS`` (the
+    handle's memory went somewhere it does not come back from as this handle).
     """
 
     __slots__ = ("kind", "returned_at", "site", "stream", "transfer")
@@ -143,32 +144,6 @@ class MoveRecord:
         self.site = site
         self.transfer = transfer  # the transfer's short name ("upload#3"), once it exists
         self.returned_at: tuple[str, int] | None = None
-
-
-#: How a handle that went one of these ways is spoken of (see ``_dead_error``).
-_ENDS: Final = {
-    "free": "it was freed at {site}. Allocate a new array.",
-    "give": (
-        "it was given back to its PinnedPool at {site}. Take a buffer from the pool "
-        "(`buf = pool.take()`) and use that."
-    ),
-    "mapping-end": (
-        "it was the device view of a mapping that ended at {site} (mapping.wait()). Map the "
-        "array again (`mapping = stream.map(host)`) and use the new mapping's device."
-    ),
-    "split": (
-        "it was split into parts at {site}; while they live it may not be used. Join them "
-        "first: `whole = nx.join(parts)`, then use `whole`."
-    ),
-    "join": (
-        "it was a part, joined back into the whole array at {site}. Use the array that "
-        "nx.join() returned, or split it again."
-    ),
-    "expire-pinned": (
-        "it was the handle of an nx.pinned() block that ended at {site}; the memory is "
-        "unpinned. Use the numpy array itself after the block, or pin it again."
-    ),
-}
 
 
 # Modes of a flag.
@@ -349,16 +324,15 @@ class BorrowFlag:
             why = self._expired
             if why is not None:
                 return BorrowError(
-                    f"cannot {op} {self.label}: " + _ENDS[why.kind].format(site=where(why.site))
+                    f"cannot {op} {self.label}: " + ENDS[why.kind].format(site=where(why.site))
                 )
             return BorrowError(
                 f"cannot {op} {self.label}: it was lent for a `with ...lend()` block that has "
-                "ended. A lent handle is valid only inside its block; lend again, or use the "
-                "owner."
+                f"ended. {sentence(LEND_ENDED_FIX.format(owner=''))}."
             )
         rec = self._moved
         assert rec is not None
-        end = _ENDS.get(rec.kind)
+        end = ENDS.get(rec.kind)
         if end is not None:
             return UseAfterTransferError(
                 f"cannot {op} {self.label}: " + end.format(site=where(rec.site))
@@ -374,8 +348,9 @@ class BorrowFlag:
                 )
             return UseAfterTransferError(
                 f"cannot {op} {self.label}: it was moved into {into}{on} at "
-                f"{where(rec.site)} and the copy may still be running. Fix: take it back "
-                "from the transfer first, `buf = transfer.wait()`, then use `buf`."
+                f"{where(rec.site)} and the copy may still be running. Fix: "
+                + TAKE_BACK_FIX.format(buffer="buf", transfer="transfer")
+                + ", then use `buf`."
             )
         return UseAfterTransferError(
             f"cannot {op} {self.label}: it was moved into {into}{on} at {where(rec.site)}; "

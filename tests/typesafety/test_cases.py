@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from mypy.options import Options
 
 from .support import (
     CASES_DIR,
@@ -256,6 +257,7 @@ _UPLOAD = "s = nx.stream()\nup = s.upload(host, to=nx.device_array(8, np.float32
 _BROKEN_PLUGIN = textwrap.dedent(
     """\
     from numbaxfer import mypy_plugin
+    from numbaxfer._mypy import flow
 
     BREAK = True
 
@@ -265,7 +267,7 @@ _BROKEN_PLUGIN = textwrap.dedent(
 
 
     if BREAK:
-        mypy_plugin._Analysis.run = _boom
+        flow.Analysis.run = _boom
     plugin = mypy_plugin.plugin
     """
 )
@@ -374,3 +376,25 @@ if __name__ == "__main__":  # a readable report: python -m tests.typesafety.test
             for p in problems:
                 print("   ", p)
     print(f"{bad} failing")
+
+
+def test_the_cache_key_covers_every_module_of_the_plugin(tmp_path: Path) -> None:
+    """mypy's incremental cache sees edits to the entry module only; the plugin's
+    ``report_config_data`` carries a digest of every module, so an edit to a rule (or the
+    engine) invalidates the cache too."""
+    from numbaxfer._mypy import plugin as plugin_module
+
+    package = Path(plugin_module.__file__).resolve().parent
+    copy = tmp_path / "numbaxfer"
+    shutil.copytree(package, copy / "_mypy", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(package.parent / "mypy_plugin.py", copy / "mypy_plugin.py")
+    base = plugin_module.source_digest(copy / "_mypy")
+    assert base == plugin_module.source_digest()
+    for module in ("rules/lend_escape.py", "flow.py", "names.py"):
+        path = copy / "_mypy" / module
+        original = path.read_text()
+        path.write_text(original + "\n# an edit\n")
+        assert plugin_module.source_digest(copy / "_mypy") != base, module
+        path.write_text(original)
+    data = plugin_module.NumbaxferPlugin(Options()).report_config_data(None)  # type: ignore[arg-type]
+    assert isinstance(data, dict) and data["sources"] == base

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "numbaxfer"
 #: Lowest first. A module may import modules of its own layer only where listed together
 #: here with a reason; none is.
 LAYERS: list[set[str]] = [
-    {"_errors"},
+    {"_errors", "_wording"},
     {"_ownership", "_util", "_trace"},
     {"_guard"},
     {
@@ -38,6 +38,27 @@ LAYERS: list[set[str]] = [
     {"_pool", "_pipeline"},
     {"__init__"},
     {"testing"},
+]
+
+#: The mypy plugin's package, lowest first; it imports nothing of the library above.
+PLUGIN_LAYERS: list[set[str]] = [
+    {"_wording"},  # the wording shared with the runtime: plain strings, no imports
+    {"_mypy", "_mypy.names", "_mypy.rules.codes"},
+    {"_mypy.state"},
+    {"_mypy.paths"},
+    {"_mypy.syntax", "_mypy.facts"},
+    {"_mypy.scope"},
+    {"_mypy.flow"},
+    {"_mypy.wording"},
+    {
+        "_mypy.rules.use_after_transfer",
+        "_mypy.rules.lend_escape",
+        "_mypy.rules.completed_twice",
+        "_mypy.rules.unfinished_transfer",
+    },
+    {"_mypy.rules"},
+    {"_mypy.plugin"},
+    {"mypy_plugin"},
 ]
 
 
@@ -69,15 +90,32 @@ def _imports(path: Path, name: str) -> set[str]:
     return {f.strip(".") for f in found if f.strip(".")}
 
 
-def _layer_of() -> dict[str, int]:
-    return {module: i for i, layer in enumerate(LAYERS) for module in layer}
+def _layer_of(layers: list[set[str]] | None = None) -> dict[str, int]:
+    return {module: i for i, layer in enumerate(layers or LAYERS) for module in layer}
+
+
+def _is_plugin(name: str) -> bool:
+    return name == "mypy_plugin" or name == "_mypy" or name.startswith("_mypy.")
+
+
+def test_the_shared_wording_imports_nothing() -> None:
+    """``_wording`` is shared by the runtime and the plugin: plain strings only."""
+    tree = ast.parse((PACKAGE / "_wording.py").read_text())
+    imported = {
+        a.name if isinstance(n, ast.Import) else (n.module or "")
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Import | ast.ImportFrom)
+        for a in n.names
+    }
+    assert imported <= {"typing"}
 
 
 def test_every_module_has_a_layer() -> None:
     layer = _layer_of()
+    plugin = _layer_of(PLUGIN_LAYERS)
     modules = {_module_name(p) for p in PACKAGE.rglob("*.py")}
-    modules.discard("mypy_plugin")  # self-contained: imports nothing of numbaxfer's
-    assert modules - set(layer) == set(), "add new modules to LAYERS"
+    assert {m for m in modules if not _is_plugin(m)} - set(layer) == set(), "add to LAYERS"
+    assert {m for m in modules if _is_plugin(m)} - set(plugin) == set(), "add to PLUGIN_LAYERS"
 
 
 def test_modules_import_only_from_lower_layers() -> None:
@@ -85,7 +123,7 @@ def test_modules_import_only_from_lower_layers() -> None:
     bad = []
     for path in PACKAGE.rglob("*.py"):
         name = _module_name(path)
-        if name == "mypy_plugin":
+        if _is_plugin(name):
             continue
         own = layer[name]
         for target in _imports(path, name):
@@ -99,5 +137,17 @@ def test_modules_import_only_from_lower_layers() -> None:
 
 
 def test_the_mypy_plugin_imports_nothing_of_the_library() -> None:
-    path = PACKAGE / "mypy_plugin.py"
-    assert not {t for t in _imports(path, "mypy_plugin") if not t.startswith("mypy")}
+    """The plugin's modules import mypy, the standard library and each other, lower
+    layers only: no runtime module of numbaxfer (mypy loads the plugin without CUDA)."""
+    layer = _layer_of(PLUGIN_LAYERS)
+    bad = []
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_name(path)
+        if not _is_plugin(name):
+            continue
+        for target in _imports(path, name):
+            if not _is_plugin(target) and target != "_wording":
+                bad.append(f"{name} imports the library module {target}")
+            elif layer[target] >= layer[name]:
+                bad.append(f"{name} (layer {layer[name]}) imports {target} ({layer[target]})")
+    assert not bad, "\n".join(bad)

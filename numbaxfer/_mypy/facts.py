@@ -1,0 +1,344 @@
+"""Facts: what a call does to ownership (moves arguments, starts a transfer, lends,
+waits), from the plugin hook (confirmed) or predicted from the callee's declared
+signature (used to word messages, never to report)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Final, TypeAlias
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    CallExpr,
+    Decorator,
+    Expression,
+    FuncDef,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OverloadedFuncDef,
+    TypeInfo,
+    Var,
+)
+from mypy.types import (
+    CallableType,
+    Instance,
+    NoneType,
+    Overloaded,
+    Type,
+    TypeAliasType,
+    UninhabitedType,
+    get_proper_type,
+)
+
+from .names import CONSUMED, HANDLES, LEND_SCOPE, TRANSFER, TRANSFER_WAIT
+
+# --------------------------------------------------------------------------------------
+# Facts: what a call does, from the plugin hook (confirmed) or from resolving the
+# callee through semantic analysis (predicted; used to word, never to report)
+# --------------------------------------------------------------------------------------
+
+
+class Fact:
+    __slots__ = (
+        "callee",
+        "confirmed",
+        "consumed",
+        "end",
+        "handles",
+        "id",
+        "lend",
+        "line",
+        "noreturn",
+        "producer",
+        "wait",
+    )
+
+    def __init__(self, call: CallExpr, callee: str, confirmed: bool) -> None:
+        self.id = -1
+        self.line = call.line
+        #: Where the call ends: a move takes effect there.
+        self.end = (call.end_line or call.line, call.end_column or call.column)
+        self.callee = callee
+        self.confirmed = confirmed
+        #: Indices into CallExpr.args of the arguments that move.
+        self.consumed: tuple[int, ...] = ()
+        #: True if every consuming parameter takes a numbaxfer handle (metadata readable).
+        self.handles = True
+        self.producer = False
+        self.lend = False
+        self.wait = False
+        self.noreturn = False
+
+    def relevant(self) -> bool:
+        return bool(self.consumed) or self.producer or self.lend or self.wait
+
+    def signature(self) -> tuple[object, ...]:
+        return (self.consumed, self.handles, self.producer, self.lend, self.wait, self.noreturn)
+
+
+def _consumed_alias(t: Type) -> TypeAliasType | None:
+    """The ``Consumed[...]`` behind ``t``, also through aliases of it (``Buf: TypeAlias =
+    nx.Consumed[Host]``, ``Buf = TypeAliasType("Buf", nx.Consumed[Host])``)."""
+    for _ in range(8):  # aliases of aliases
+        if not isinstance(t, TypeAliasType) or t.alias is None:
+            return None
+        if t.alias.fullname == CONSUMED:
+            return t
+        t = t.alias.target
+    return None
+
+
+def is_consumed(t: Type) -> bool:
+    return _consumed_alias(t) is not None
+
+
+def first_attr(rest: str) -> str:
+    """``shape`` of ``shape[0]`` and of ``dtype.itemsize``'s ``dtype``: what a read of
+    metadata starts with (metadata of metadata touches no memory either)."""
+    for i, ch in enumerate(rest):
+        if ch in ".[":
+            return rest[:i]
+    return rest
+
+
+def _is_handle(t: Type) -> bool:
+    alias = _consumed_alias(t)
+    if alias is not None and alias.args:
+        t = alias.args[0]
+    p = get_proper_type(t)
+    # Subclasses count (MappedArray is a PinnedArray); so do transfers handed on to a
+    # chained transfer or a pool: reading their metadata afterwards touches no memory.
+    return isinstance(p, Instance) and any(
+        b.fullname in HANDLES or b.fullname == TRANSFER for b in p.type.mro
+    )
+
+
+def is_transfer(t: Type | None) -> bool:
+    """A Transfer[X] with X not None (a declared or already inferred type)."""
+    if t is None:
+        return False
+    p = get_proper_type(t)
+    if isinstance(p, Instance) and p.type.fullname == TRANSFER:
+        return not (p.args and isinstance(get_proper_type(p.args[0]), NoneType))
+    return False
+
+
+def ret_kind(t: Type) -> str:
+    """'producer' for Transfer[X] with X not None, 'lend', 'noreturn' or ''."""
+    p = get_proper_type(t)
+    if isinstance(p, Instance):
+        name = p.type.fullname
+        if name == TRANSFER:
+            if p.args and isinstance(get_proper_type(p.args[0]), NoneType):
+                return ""
+            return "producer"
+        if name == LEND_SCOPE:
+            return "lend"
+    elif isinstance(p, UninhabitedType):
+        return "noreturn"
+    return ""
+
+
+def signature_matters(t: Type) -> bool:
+    p = get_proper_type(t)
+    if isinstance(p, Overloaded):
+        return any(signature_matters(item) for item in p.items)
+    if not isinstance(p, CallableType):
+        return True  # not a plain signature: look at the calls
+    return ret_kind(p.ret_type) in ("producer", "lend") or any(is_consumed(a) for a in p.arg_types)
+
+
+def declared_types(node: Node) -> tuple[Type | None, ...]:
+    """The declared signature(s) behind a callee symbol (None: not known yet)."""
+    if isinstance(node, TypeInfo):
+        out: list[Type | None] = []
+        for name in ("__init__", "__new__", "__call__"):
+            method = node.get_method(name)
+            if method is not None:
+                out.extend(declared_types(method))
+        return tuple(out)
+    if isinstance(node, Decorator):
+        return (node.var.type, node.func.type)
+    if isinstance(node, OverloadedFuncDef):
+        return (node.type,)
+    if isinstance(node, FuncDef):
+        return (node.type,) if node.type is not None else ()
+    if isinstance(node, Var):
+        return (node.type,)
+    return (None,)
+
+
+def short_name(fullname: str, is_method: bool) -> str:
+    parts = fullname.split(".")
+    return ".".join(parts[-2:]) if is_method and len(parts) >= 2 else parts[-1]
+
+
+WAIT_SIGNATURE: Final[tuple[object, ...]] = ((), True, False, False, True, False)
+
+
+def fact_from_signature(
+    call: CallExpr,
+    arg_types: Sequence[Type],
+    ret_type: Type,
+    formal_actuals: Sequence[Sequence[int]],
+    callee: str,
+    confirmed: bool,
+    is_wait: bool,
+) -> Fact:
+    fact = Fact(call, callee, confirmed)
+    consumed: list[int] = []
+    for i, t in enumerate(arg_types):
+        if i < len(formal_actuals) and is_consumed(t):
+            consumed.extend(formal_actuals[i])
+            if not _is_handle(t):
+                fact.handles = False
+    fact.consumed = tuple(sorted(set(consumed)))
+    kind = ret_kind(ret_type)
+    fact.producer = kind == "producer"
+    fact.lend = kind == "lend"
+    fact.noreturn = kind == "noreturn"
+    fact.wait = is_wait
+    return fact
+
+
+def map_actuals(call: CallExpr, sig: CallableType, skip_self: bool) -> list[list[int]] | None:
+    """A simple actual-to-formal mapping (None where star arguments make it unsure)."""
+    kinds = list(sig.arg_kinds)
+    names = list(sig.arg_names)
+    if skip_self:
+        kinds, names = kinds[1:], names[1:]
+    out: list[list[int]] = [[] for _ in kinds]
+    pos = 0
+    for i, (ak, an) in enumerate(zip(call.arg_kinds, call.arg_names, strict=True)):
+        if ak in (ARG_STAR, ARG_STAR2):
+            return None
+        if an is None:
+            while pos < len(kinds) and kinds[pos] not in (ARG_POS, ARG_OPT, ARG_STAR):
+                pos += 1
+            if pos >= len(kinds):
+                return None
+            out[pos].append(i)
+            if kinds[pos] != ARG_STAR:
+                pos += 1
+        else:
+            for j, fn in enumerate(names):
+                if fn == an and kinds[j] in (ARG_POS, ARG_OPT, ARG_NAMED, ARG_NAMED_OPT):
+                    out[j].append(i)
+                    break
+            else:
+                for j, k in enumerate(kinds):
+                    if k == ARG_STAR2:
+                        out[j].append(i)
+                        break
+    return out
+
+
+def _node_callable(node: Node | None) -> tuple[CallableType | None, bool]:
+    """The signature of a function-like symbol, and whether it is a plain function."""
+    if isinstance(node, Decorator):
+        t = node.var.type
+        p = get_proper_type(t) if t is not None else None
+        return (p if isinstance(p, CallableType) else None), False
+    if isinstance(node, (FuncDef, OverloadedFuncDef)):
+        t = node.type
+        if isinstance(t, CallableType):
+            return t, True
+        if isinstance(t, Overloaded) and t.items:
+            return t.items[0], True
+    return None, False
+
+
+def static_type(e: Expression) -> Type | None:
+    """The declared or already inferred type of a simple expression, if known."""
+    if isinstance(e, NameExpr) and isinstance(e.node, Var):
+        return e.node.type
+    if isinstance(e, MemberExpr):
+        base = static_type(e.expr)
+        p = get_proper_type(base) if base is not None else None
+        if isinstance(p, Instance):
+            sym = p.type.get(e.name)
+            if sym is not None and isinstance(sym.node, Var):
+                return sym.node.type
+    return None
+
+
+_UNKNOWN: Final = "unknown"
+InferInfo: TypeAlias = Callable[[str], TypeInfo | None]
+
+
+def _receiver_info(e: Expression, infer: InferInfo) -> TypeInfo | str | None:
+    """The class of a method call's receiver: from mypy where it has inferred it already,
+    else from the analysis' own record of ``name = f(...)``; _UNKNOWN if not known yet."""
+    t = static_type(e)
+    p = get_proper_type(t) if t is not None else None
+    if isinstance(p, Instance):
+        return p.type
+    if p is not None:
+        return None  # known, and not a class instance
+    if isinstance(e, NameExpr):
+        info = infer(e.name)
+        if info is not None:
+            return info
+        if isinstance(e.node, Var) and e.node.type is None:
+            return _UNKNOWN
+    return None
+
+
+def result_info(call: CallExpr, infer: InferInfo) -> TypeInfo | None:
+    """The class a call returns, as far as its declared signature says."""
+    callee = call.callee
+    sig: CallableType | None = None
+    if isinstance(callee, (NameExpr, MemberExpr)) and callee.node is not None:
+        if isinstance(callee.node, TypeInfo):
+            return callee.node
+        sig = _node_callable(callee.node)[0]
+    elif isinstance(callee, MemberExpr):
+        info = _receiver_info(callee.expr, infer)
+        if isinstance(info, TypeInfo):
+            sig = _node_callable(info.get_method(callee.name))[0]
+    ret = get_proper_type(sig.ret_type) if sig is not None else None
+    return ret.type if isinstance(ret, Instance) else None
+
+
+def predict_fact(call: CallExpr, infer: InferInfo) -> Fact | str | None:
+    """What a call not yet checked by mypy will do, from the declared signature of its
+    callee (None: nothing of interest; _UNKNOWN: its receiver's type is not known yet)."""
+    callee = call.callee
+    sig: CallableType | None = None
+    skip_self = False
+    name = ""
+    if isinstance(callee, (NameExpr, MemberExpr)) and callee.node is not None:
+        node = callee.node
+        if isinstance(node, TypeInfo):
+            return None
+        sig, _plain = _node_callable(node)
+        name = short_name(callee.fullname or callee.name, False)
+    elif isinstance(callee, MemberExpr):
+        info = _receiver_info(callee.expr, infer)
+        if isinstance(info, str):
+            return _UNKNOWN
+        if info is not None:
+            method = info.get_method(callee.name)
+            sig, plain = _node_callable(method)
+            is_static = isinstance(method, FuncDef) and method.is_static
+            skip_self = plain and not is_static
+            name = f"{info.name}.{callee.name}"
+            if sig is not None and f"{info.fullname}.{callee.name}" == TRANSFER_WAIT:
+                fact = Fact(call, name, False)
+                fact.wait = True
+                return fact
+    if sig is None:
+        return None
+    if not signature_matters(sig) and ret_kind(sig.ret_type) != "noreturn":
+        return None  # the common case: nothing to predict
+    actuals = map_actuals(call, sig, skip_self)
+    if actuals is None:
+        return None
+    arg_types = sig.arg_types[1:] if skip_self else sig.arg_types
+    return fact_from_signature(call, arg_types, sig.ret_type, actuals, name, False, False)

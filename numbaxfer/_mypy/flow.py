@@ -1,0 +1,993 @@
+"""The data-flow engine: a forward analysis of one scope over mypy's syntax tree
+(branches, loops to a fixed point, try/except/finally, with, match, early exits,
+comprehensions, aliases, local functions). It records *events* (a use of a moved or
+expired path, a second completion, a dropped or leaked transfer); the rules in
+``rules/`` turn them into messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from mypy.nodes import (
+    AssertStmt,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
+    Block,
+    BreakStmt,
+    CallExpr,
+    ClassDef,
+    ComparisonExpr,
+    ConditionalExpr,
+    Context,
+    ContinueStmt,
+    Decorator,
+    DelStmt,
+    DictionaryComprehension,
+    Expression,
+    ExpressionStmt,
+    ForStmt,
+    FuncDef,
+    GeneratorExpr,
+    IfStmt,
+    Import,
+    ImportFrom,
+    IndexExpr,
+    LambdaExpr,
+    ListComprehension,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    RaiseStmt,
+    ReturnStmt,
+    SetComprehension,
+    StarExpr,
+    Statement,
+    TempNode,
+    TryStmt,
+    TupleExpr,
+    TypeInfo,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+)
+from mypy.patterns import (
+    AsPattern,
+    ClassPattern,
+    MappingPattern,
+    Pattern,
+    ValuePattern,
+)
+
+from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
+from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
+from .paths import (
+    depends_on_name,
+    display_path,
+    path_chain,
+    path_extends,
+    path_prefixes,
+    position_key,
+    root_name,
+)
+from .scope import Scope
+from .state import OWN_SET, TRANSFER_KINDS, Atoms, Chain, PosKey, State, join_states
+from .syntax import (
+    LEAVES,
+    catches_all,
+    child_nodes,
+    free_reads,
+    literal_truth,
+    none_test_of,
+    target_names,
+)
+
+# --------------------------------------------------------------------------------------
+# The data-flow analysis of one scope
+# --------------------------------------------------------------------------------------
+
+
+class _Ctx:
+    __slots__ = ("breaks", "conts", "exc", "expires", "finally_body", "kind")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind  # "loop", "try", "with", "finally"
+        self.breaks: list[State] = []
+        self.conts: list[State] = []
+        self.exc: State | None = None
+        self.expires: list[tuple[str, int]] = []
+        self.finally_body: Block | None = None
+
+
+class Event:
+    """Something a rule may report: a use of a moved or expired path (``use``), a second
+    completion (``twice``), a transfer discarded, dropped or leaked (``discard``,
+    ``drop``, ``leak``). ``atoms`` are what the path may hold there."""
+
+    __slots__ = ("atoms", "extra", "kind", "node", "path")
+
+    def __init__(self, kind: str, node: Context, path: str, atoms: Atoms, extra: str) -> None:
+        self.kind = kind
+        self.node = node
+        self.path = path
+        self.atoms = atoms
+        self.extra = extra
+
+    def dedupe(self) -> tuple[object, ...]:
+        """The key under which a message for this event is reported once."""
+        return (self.kind, self.node.line, self.node.column, self.path, self.extra)
+
+
+class Analysis:
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
+        self.events: dict[tuple[str, int, str], Event] = {}
+        self.stack: list[_Ctx] = []
+        self.n_try = 0
+        self.exits: list[State] = []
+        #: producer fact id -> (bound name, the name node)
+        self.binds: dict[int, tuple[str, NameExpr]] = {}
+        #: lend fact id -> (lent name, owner display)
+        self.lends: dict[int, tuple[str, str]] = {}
+        #: move fact id -> paths it moved
+        self.moved: dict[int, list[str]] = {}
+        #: call position -> the effects (a fact signature) this analysis gave the call
+        self.treated: dict[PosKey, tuple[object, ...]] = {}
+        #: name -> class of the value last assigned from a call (for predictions)
+        self.inferred: dict[str, TypeInfo] = {}
+        #: every attribute/index path this analysis has put into a state
+        self.compound_keys: set[str] = set()
+        #: roots read by lambdas inside expressions: a transfer held there escapes
+        self.lambda_reads: set[str] = set()
+        self.lambdas_seen: set[int] = set()
+        #: transfers that may stop being held by any variable while their buffer stays
+        #: moved (handed on or pending, then the variable rebound; or completed into
+        #: another name): ``X is None`` proves nothing about their buffers
+        self.unpaired: set[int] = set()
+        #: the wait()/await being assigned, and the path it is assigned to
+        self.wait_target: tuple[Expression, str] | None = None
+
+    # -- driver ----------------------------------------------------------------------
+    def run(self) -> None:
+        out = self.block(self.scope.body, State())
+        if out is not None:
+            self.exits.append(out)
+        final = join_states(*self.exits)
+        if final is None:
+            return
+        for key, atoms in final.vals.items():
+            for a in sorted(atoms):
+                if a[0] == "P" and a[1] in self.binds:
+                    node = self.binds[a[1]][1]
+                    self.event("leak", node, key, atoms, str(a[1]))
+
+    def event(self, kind: str, node: Context, path: str, atoms: Atoms, extra: str = "") -> None:
+        key = (kind, id(node), path + "\0" + extra)
+        ev = self.events.get(key)
+        if ev is None:
+            self.events[key] = Event(kind, node, path, atoms, extra)
+        else:
+            ev.atoms = ev.atoms | atoms
+
+    # -- statements ------------------------------------------------------------------
+    def block(self, stmts: Sequence[Statement], st: State | None) -> State | None:
+        for s in stmts:
+            if st is None:
+                return None
+            st = self.stmt(s, st)
+            if st is not None and self.n_try:
+                self.deliver_exc(st)
+        return st
+
+    def try_body(self, b: Block, st: State) -> State | None:
+        """A try block's own statements. An exception raised BY a statement leaves the
+        state before it (a refused numbaxfer call moves nothing), which is delivered to
+        the handlers before each statement; the state after the last statement reaches
+        them only through a later statement, and there is none."""
+        if b.is_unreachable:
+            return None
+        cur: State | None = st
+        for i, stmt in enumerate(b.body):
+            if cur is None:
+                return None
+            cur = self.stmt(stmt, cur)
+            if cur is not None and i + 1 < len(b.body):
+                self.deliver_exc(cur)
+        return cur
+
+    def blk(self, b: Block | None, st: State | None) -> State | None:
+        if b is None or st is None or b.is_unreachable:
+            return None if b is not None and b.is_unreachable else st
+        return self.block(b.body, st)
+
+    def stmt(self, s: Statement, st: State) -> State | None:
+        if isinstance(s, ExpressionStmt):
+            e = s.expr
+            if isinstance(e, CallExpr):
+                fact = self.scope.fact_for(e, self.infer)
+                if fact is not None and fact.producer:
+                    self.event("discard", e, "", frozenset({("D", fact.id, 0)}))
+            return self.ex(e, st)
+        if isinstance(s, AssignmentStmt):
+            return self.assign(s, st)
+        if isinstance(s, IfStmt):
+            return self.if_(s, st)
+        if isinstance(s, ReturnStmt):
+            ret = self.ex(s.expr, st) if s.expr is not None else st
+            out = self.through(ret, 0) if ret is not None else None
+            if out is not None:
+                self.exits.append(out)
+            return None
+        if isinstance(s, ForStmt):
+            return self.for_(s, st)
+        if isinstance(s, WithStmt):
+            return self.with_(s, st)
+        if isinstance(s, WhileStmt):
+            return self.while_(s, st)
+        if isinstance(s, TryStmt):
+            return self.try_(s, st)
+        if isinstance(s, OperatorAssignmentStmt):
+            aug = self.ex(s.lvalue, st)
+            aug = self.ex(s.rvalue, aug) if aug is not None else None
+            return self.bind(s.lvalue, ("fresh", None), aug, s) if aug is not None else None
+        if isinstance(s, DelStmt):
+            return self.delete(s.expr, st)
+        if isinstance(s, RaiseStmt):
+            r: State | None = st
+            for part in (s.expr, s.from_expr):
+                if part is not None and r is not None:
+                    r = self.ex(part, r)
+            if r is not None:
+                self.deliver_exc(r)
+            return None
+        if isinstance(s, (BreakStmt, ContinueStmt)):
+            for i in range(len(self.stack) - 1, -1, -1):
+                ctx = self.stack[i]
+                if ctx.kind == "loop":
+                    out = self.through(st, i + 1)
+                    if out is not None:
+                        (ctx.breaks if isinstance(s, BreakStmt) else ctx.conts).append(out)
+                    break
+            return None
+        if isinstance(s, AssertStmt):
+            r = self.ex(s.expr, st)
+            if r is not None and literal_truth(s.expr) is False:
+                if s.msg is not None:
+                    r = self.ex(s.msg, r)
+                if r is not None:
+                    self.deliver_exc(r)
+                return None
+            return r
+        if isinstance(s, MatchStmt):
+            return self.match(s, st)
+        if isinstance(s, Decorator):
+            for d in s.decorators:
+                r2 = self.ex(d, st)
+                if r2 is None:
+                    return None
+                st = r2
+            return self.rebind(s.name, st, s)
+        if isinstance(s, (FuncDef, OverloadedFuncDef)):
+            if isinstance(s, FuncDef):
+                for a in s.arguments:
+                    if a.initializer is not None:
+                        r3 = self.ex(a.initializer, st)
+                        if r3 is None:
+                            return None
+                        st = r3
+            return self.rebind(s.name, st, s)
+        if isinstance(s, ClassDef):
+            for e in (*s.decorators, *s.base_type_exprs):
+                r4 = self.ex(e, st)
+                if r4 is None:
+                    return None
+                st = r4
+            return self.rebind(s.name, st, s)
+        if isinstance(s, (Import, ImportFrom)):
+            names: set[str] = set()
+            if isinstance(s, Import):
+                names.update((alias or mod).split(".")[0] for mod, alias in s.ids)
+            else:
+                names.update(alias or name for name, alias in s.names)
+            for nm in names:
+                self.rebind(nm, st, s)
+            return st
+        if isinstance(s, Block):
+            return self.blk(s, st)
+        return st  # pass, global, nonlocal, import *, type aliases, ...
+
+    def assign(self, s: AssignmentStmt, st: State) -> State | None:
+        rv = s.rvalue
+        if isinstance(rv, TempNode) and rv.no_rhs:
+            return st
+        self.wait_target = None
+        if len(s.lvalues) == 1 and (
+            isinstance(rv, AwaitExpr)
+            or (isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr))
+        ):
+            target = path_chain(s.lvalues[0])
+            if target is not None:
+                self.wait_target = (rv, target[-1][0])
+        r = self.ex(rv, st)
+        self.wait_target = None
+        if r is None:
+            return None
+        info = self.value_info(rv, r)
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            made = result_info(rv, self.infer)
+            if made is not None:
+                self.inferred[s.lvalues[0].name] = made
+        for lv in s.lvalues:
+            out = self.bind(lv, info, r, s)
+            if out is None:
+                return None
+            r = out
+        return r
+
+    def infer(self, name: str) -> TypeInfo | None:
+        return self.inferred.get(name)
+
+    def value_info(self, rv: Expression, st: State) -> tuple[str, object]:
+        if isinstance(rv, CallExpr):
+            fact = self.scope.fact_for(rv, self.infer)
+            if fact is not None and fact.producer:
+                return ("producer", fact)
+            return ("fresh", None)
+        if isinstance(rv, (TupleExpr, ListExpr)) and not any(
+            isinstance(i, StarExpr) for i in rv.items
+        ):
+            return ("tuple", [self.value_info(i, st) for i in rv.items])
+        chain = path_chain(rv)
+        if chain is not None:
+            key = chain[-1][0]
+            return ("copy", (key, st.get(key)))
+        return ("fresh", None)
+
+    def bind(self, lv: Expression, info: tuple[str, object], st: State, stmt: Node) -> State | None:
+        if isinstance(lv, NameExpr):
+            self.set_value(lv.name, lv, info, st, stmt, is_name=True)
+            return st
+        if isinstance(lv, (MemberExpr, IndexExpr)):
+            if isinstance(lv, MemberExpr):
+                r = self.ex(lv.expr, st)
+            else:
+                r = self.ex(lv.base, st)
+                r = self.ex(lv.index, r) if r is not None else None
+            if r is None:
+                return None
+            chain = path_chain(lv)
+            if chain is not None:
+                self.set_value(chain[-1][0], lv, info, r, stmt, is_name=False)
+            return r
+        if isinstance(lv, (TupleExpr, ListExpr)):
+            items: list[tuple[str, object]] | None = None
+            if info[0] == "tuple" and isinstance(info[1], list) and len(info[1]) == len(lv.items):
+                items = info[1]
+            r2: State | None = st
+            for i, item in enumerate(lv.items):
+                if r2 is None:
+                    return None
+                r2 = self.bind(item, items[i] if items else ("fresh", None), r2, stmt)
+            return r2
+        if isinstance(lv, StarExpr):
+            return self.bind(lv.expr, ("fresh", None), st, stmt)
+        return self.ex(lv, st)
+
+    def set_value(
+        self,
+        key: str,
+        node: Expression,
+        info: tuple[str, object],
+        st: State,
+        stmt: Node,
+        *,
+        is_name: bool,
+    ) -> None:
+        self.rebind(key, st, node)
+        if not is_name:
+            self.compound_keys.add(key)
+        kind, payload = info
+        if kind == "producer" and isinstance(payload, Fact):
+            if (
+                is_name
+                and isinstance(node, NameExpr)
+                and key not in self.scope.nested_reads
+                and key not in self.scope.shared
+            ):
+                st.put(key, frozenset({("P", payload.id, 0)}))
+                self.binds[payload.id] = (key, node)
+            else:
+                st.put(key, frozenset({("E", payload.id, 0)}))
+        elif kind == "copy" and isinstance(payload, tuple):
+            src, atoms = payload
+            if src != key:
+                st.put(key, atoms)
+                if is_name:
+                    if len(st.alias) >= MAX_ALIASES:  # a huge scope: forget the oldest
+                        del st.alias[next(iter(st.alias))]
+                    st.alias[key] = {src: True}
+
+    def rebind(self, key: str, st: State, node: Node) -> State:
+        old = st.vals.get(key)
+        if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
+            self.event("drop", node, key, old)
+        is_name = root_name(key) == key
+        self.lose(st.vals.pop(key, None))
+        for k in self.compound_keys:  # only compound paths can extend or depend on key
+            if k in st.vals and (path_extends(k, key) or (is_name and depends_on_name(k, key))):
+                self.lose(st.vals.pop(k))
+        if st.alias:
+            st.alias.pop(key, None)
+            for name in list(st.alias):
+                targets = st.alias[name]
+                for t in list(targets):
+                    if t == key or path_extends(t, key) or (is_name and depends_on_name(t, key)):
+                        del targets[t]
+                if not targets:
+                    del st.alias[name]
+        return st
+
+    def lose(self, atoms: Atoms | None) -> None:
+        """A path holding ``atoms`` is rebound: a transfer still pending or handed on there
+        is no longer held by it (see ``unpaired``)."""
+        if atoms:
+            self.unpaired.update(a[1] for a in atoms if a[0] in "PE")
+
+    def delete(self, e: Expression, st: State) -> State | None:
+        if isinstance(e, (TupleExpr, ListExpr)):
+            r: State | None = st
+            for item in e.items:
+                r = self.delete(item, r) if r is not None else None
+            return r
+        if isinstance(e, NameExpr):
+            return self.rebind(e.name, st, e)
+        r2 = (
+            self.ex(e.expr if isinstance(e, MemberExpr) else e.base, st)
+            if isinstance(e, (MemberExpr, IndexExpr))
+            else self.ex(e, st)
+        )
+        if r2 is not None and isinstance(e, IndexExpr):
+            r2 = self.ex(e.index, r2)
+        chain = path_chain(e)
+        if chain is not None and r2 is not None:
+            self.rebind(chain[-1][0], r2, e)
+        return r2
+
+    def if_(self, s: IfStmt, st: State) -> State | None:
+        outs: list[State | None] = []
+        cur: State | None = st
+        for cond, body in zip(s.expr, s.body, strict=False):
+            if cur is None:
+                break
+            cur = self.ex(cond, cur)
+            if cur is None:
+                break
+            truth = literal_truth(cond)
+            if truth is not False:
+                taken = self.assume(cond, cur.copy(), True)
+                outs.append(self.blk(body, taken) if taken is not None else None)
+            if truth is True:
+                cur = None
+            elif cur is not None:
+                cur = self.assume(cond, cur, False)
+        if cur is not None:
+            outs.append(self.blk(s.else_body, cur) if s.else_body is not None else cur)
+        return join_states(*outs)
+
+    def assume(self, cond: Expression, st: State, value: bool) -> State | None:
+        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows one
+        fact: ``t.completed`` is True only after a ``wait()`` of ``t`` (a transfer that
+        no path has waited is not completed, and one every path has waited is)."""
+        if isinstance(cond, UnaryExpr) and cond.op == "not":
+            return self.assume(cond.expr, st, not value)
+        if isinstance(cond, MemberExpr) and cond.name == "completed":
+            chain = path_chain(cond.expr)
+            atoms = st.vals.get(chain[-1][0]) if chain is not None else None
+            if atoms and all(a[0] in (*TRANSFER_KINDS, "W") for a in atoms):
+                waited = {a[0] == "W" for a in atoms}
+                if value and waited == {False}:
+                    return None  # never waited on any path: not completed
+                if not value and waited == {True}:
+                    return None  # waited on every path: completed
+        test = none_test_of(cond, st)
+        if test is not None and test[1] == value:
+            self.narrow_none(test[0], st)
+        return st
+
+    def narrow_none(self, key: str, st: State) -> None:
+        """``key`` is None here, so it holds no transfer. The analysis is not relational:
+        a buffer moved by a transfer that ``key`` held on some path stays "maybe moved"
+        (``pending = None`` before a loop, ``if pending is not None: buf =
+        pending.wait()`` at its top). Where no path can hold that transfer any more, its
+        moves are gone as well: the only ways to lose a transfer are completing it into
+        the moved buffer (which rebinds it) and the ones ``unpaired`` records, which
+        keep the moves."""
+        atoms = st.vals.get(key)
+        if not atoms or not all(a[0] in "OPEW" for a in atoms):
+            return
+        st.put(key, OWN_SET)
+        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+            if pid in self.unpaired or any(
+                a[1] == pid and a[0] in TRANSFER_KINDS for v in st.vals.values() for a in v
+            ):
+                continue
+            gone = ("M", pid, 0)
+            for k, v in list(st.vals.items()):
+                if gone in v:
+                    st.put(k, (v - {gone}) or OWN_SET)
+
+    def loop(self, head_in: State, body: Callable[[State, _Ctx], State | None], ctx: _Ctx) -> State:
+        head = head_in.copy()
+        self.stack.append(ctx)
+        try:
+            for _ in range(MAX_LOOP_ITERATIONS):
+                ctx.breaks = []
+                ctx.conts = []
+                out = body(head.copy(), ctx)
+                new = join_states(head, out, *ctx.conts)
+                assert new is not None
+                if new.same(head):
+                    break
+                head = new
+        finally:
+            self.stack.pop()
+        return head
+
+    def while_(self, s: WhileStmt, st: State) -> State | None:
+        truth = literal_truth(s.expr)
+        false_exit: list[State | None] = [None]
+
+        def body(h: State, ctx: _Ctx) -> State | None:
+            c = self.ex(s.expr, h)
+            if c is None:
+                false_exit[0] = None
+                return None
+            false_exit[0] = None if truth is True else c.copy()
+            if truth is False:
+                return None
+            return self.blk(s.body, c)
+
+        ctx = _Ctx("loop")
+        self.loop(st, body, ctx)
+        after = false_exit[0]
+        if after is not None and s.else_body is not None:
+            after = self.blk(s.else_body, after)
+        return join_states(after, *ctx.breaks)
+
+    def for_(self, s: ForStmt, st: State) -> State | None:
+        r = self.ex(s.expr, st)
+        if r is None:
+            return None
+
+        def body(h: State, ctx: _Ctx) -> State | None:
+            b = self.bind(s.index, ("fresh", None), h, s)
+            return self.blk(s.body, b) if b is not None else None
+
+        ctx = _Ctx("loop")
+        head = self.loop(r, body, ctx)
+        after: State | None = head
+        if s.else_body is not None:
+            after = self.blk(s.else_body, head.copy())
+        return join_states(after, *ctx.breaks)
+
+    def with_(self, s: WithStmt, st: State) -> State | None:
+        ctx = _Ctx("with")
+        cur: State | None = st
+        for e, t in zip(s.expr, s.target, strict=False):
+            if cur is None:
+                return None
+            cur = self.ex(e, cur)
+            if cur is None:
+                return None
+            fact = self.scope.fact_for(e, self.infer) if isinstance(e, CallExpr) else None
+            if t is not None:
+                cur = self.bind(t, ("fresh", None), cur, s)
+                if cur is None:
+                    return None
+                if fact is not None and fact.lend and isinstance(t, NameExpr):
+                    ctx.expires.append((t.name, fact.id))
+                    owner = ""
+                    if isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr):
+                        chain = path_chain(e.callee.expr)
+                        owner = display_path(chain[-1][0]) if chain else ""
+                    self.lends[fact.id] = (t.name, owner)
+        if cur is None:
+            return None
+        self.stack.append(ctx)
+        try:
+            out = self.blk(s.body, cur)
+        finally:
+            self.stack.pop()
+        return self.transform(ctx, out) if out is not None else None
+
+    def try_(self, s: TryStmt, st: State) -> State | None:
+        fin: _Ctx | None = None
+        if s.finally_body is not None:
+            fin = _Ctx("finally")
+            fin.finally_body = s.finally_body
+            self.stack.append(fin)
+        try:
+            tctx = _Ctx("try")
+            self.stack.append(tctx)
+            self.n_try += 1
+            try:
+                self.deliver_exc(st)
+                body_out = self.try_body(s.body, st.copy())
+            finally:
+                self.n_try -= 1
+                self.stack.pop()
+            exc = tctx.exc
+            outs: list[State | None] = []
+            caught_all = False
+            for typ, var, handler in zip(s.types, s.vars, s.handlers, strict=False):
+                if exc is None:
+                    break
+                h: State | None = exc.copy()
+                if typ is not None and h is not None:
+                    h = self.ex(typ, h)
+                if var is not None and h is not None:
+                    h = self.bind(var, ("fresh", None), h, s)
+                outs.append(self.blk(handler, h))
+                caught_all = caught_all or catches_all(typ)
+            if body_out is not None and s.else_body is not None:
+                body_out = self.blk(s.else_body, body_out)
+            outs.append(body_out)
+            normal = join_states(*outs)
+            propagating = None if caught_all else exc
+        finally:
+            if fin is not None:
+                self.stack.pop()
+        if s.finally_body is None:
+            if propagating is not None:
+                self.deliver_exc(propagating)
+            return normal
+        if propagating is not None:
+            fin_exc = self.blk(s.finally_body, join_states(normal, propagating))
+            if fin_exc is not None:
+                self.deliver_exc(fin_exc)
+        return self.blk(s.finally_body, normal) if normal is not None else None
+
+    def match(self, s: MatchStmt, st: State) -> State | None:
+        cur = self.ex(s.subject, st)
+        outs: list[State | None] = []
+        for pattern, guard, body in zip(s.patterns, s.guards, s.bodies, strict=False):
+            if cur is None:
+                break
+            c: State | None = self.pattern(pattern, cur.copy(), s)
+            if c is not None and guard is not None:
+                c = self.ex(guard, c)
+            if c is None:
+                continue
+            outs.append(self.blk(body, c.copy()))
+            irrefutable = (
+                guard is None and isinstance(pattern, AsPattern) and (pattern.pattern is None)
+            )
+            cur = None if irrefutable else join_states(cur, c)
+        outs.append(cur)
+        return join_states(*outs)
+
+    def pattern(self, p: Pattern, st: State, stmt: Node) -> State | None:
+        r: State | None = st
+        if isinstance(p, ValuePattern):
+            return self.ex(p.expr, st)
+        if isinstance(p, ClassPattern):
+            r = self.ex(p.class_ref, st)
+        if isinstance(p, MappingPattern):
+            for k in p.keys:
+                r = self.ex(k, r) if r is not None else None
+        for child in child_nodes(p):
+            if r is None:
+                return None
+            if isinstance(child, Pattern):
+                r = self.pattern(child, r, stmt)
+            elif isinstance(child, NameExpr) and not isinstance(p, ClassPattern):
+                r = self.rebind(child.name, r, child)
+        return r
+
+    # -- non-local control flow ------------------------------------------------------
+    def transform(self, ctx: _Ctx, st: State) -> State | None:
+        if ctx.kind == "with":
+            for name, fact_id in ctx.expires:
+                self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
+            return st
+        if ctx.kind == "finally" and ctx.finally_body is not None:
+            idx = self.stack.index(ctx)
+            saved = self.stack[idx:]
+            del self.stack[idx:]
+            saved_try = self.n_try
+            self.n_try = sum(1 for c in self.stack if c.kind == "try")
+            try:
+                return self.blk(ctx.finally_body, st.copy())
+            finally:
+                self.stack.extend(saved)
+                self.n_try = saved_try
+        return st
+
+    def through(self, st: State, depth: int) -> State | None:
+        """Leave every context above ``depth`` (innermost first)."""
+        cur: State | None = st.copy()
+        for ctx in reversed(self.stack[depth:]):
+            if cur is None:
+                return None
+            cur = self.transform(ctx, cur)
+        return cur
+
+    def deliver_exc(self, st: State) -> None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            ctx = self.stack[i]
+            if ctx.kind == "try":
+                cur = st.copy()
+                for inner in self.stack[i + 1 :]:
+                    if inner.kind == "with":
+                        self.transform(inner, cur)
+                # Leaks on exceptional paths are not reported: treat pending transfers
+                # as handed on there.
+                for key, atoms in list(cur.vals.items()):
+                    if any(a[0] == "P" for a in atoms):
+                        cur.vals[key] = frozenset(
+                            ("E", a[1], 0) if a[0] == "P" else a for a in atoms
+                        )
+                ctx.exc = join_states(ctx.exc, cur)
+                return
+
+    # -- expressions -----------------------------------------------------------------
+    def ex(self, e: Expression, st: State) -> State | None:
+        if type(e) in LEAVES and not isinstance(e, NameExpr):
+            return st
+        if isinstance(e, NameExpr):
+            self.read([(e.name, e)], st)
+            return st
+        if isinstance(e, MemberExpr):
+            chain = path_chain(e)
+            if chain is not None:
+                self.read(chain, st)
+                return st
+            return self.ex(e.expr, st)
+        if isinstance(e, CallExpr):
+            return self.call(e, st)
+        if isinstance(e, AwaitExpr):
+            return self.await_(e, st)
+        none_test = none_test_of(e, st) if isinstance(e, ComparisonExpr) else None
+        if isinstance(e, ComparisonExpr) and none_test is not None:
+            for x in e.operands:
+                chain = path_chain(x)
+                if chain is not None and chain[-1][0] == none_test[0]:
+                    # comparing with None reads no memory and hands nothing on
+                    self.read(chain, st, escape=False)
+            return st
+        if isinstance(e, IndexExpr):
+            chain = path_chain(e)
+            r = self.ex(e.base, st) if chain is None else st
+            if r is not None:
+                r = self.ex(e.index, r)
+            if chain is not None and r is not None:
+                self.read(chain, r)
+            return r
+        if isinstance(e, OpExpr):
+            left = self.ex(e.left, st)
+            if left is None:
+                return None
+            if e.op in ("and", "or"):
+                right = self.ex(e.right, left.copy())
+                return join_states(left, right)
+            return self.ex(e.right, left)
+        if isinstance(e, ConditionalExpr):
+            c = self.ex(e.cond, st)
+            if c is None:
+                return None
+            return join_states(self.ex(e.if_expr, c.copy()), self.ex(e.else_expr, c))
+        if isinstance(e, AssignmentExpr):
+            r2 = self.ex(e.value, st)
+            if r2 is None:
+                return None
+            return self.bind(e.target, self.value_info(e.value, r2), r2, e)
+        if isinstance(e, (ListComprehension, SetComprehension)):
+            return self.comprehension(e.generator, st)
+        if isinstance(e, (GeneratorExpr, DictionaryComprehension)):
+            return self.comprehension(e, st)
+        if isinstance(e, LambdaExpr):
+            if id(e) not in self.lambdas_seen:
+                self.lambdas_seen.add(id(e))
+                self.lambda_reads.update(root_name(r) for r in free_reads(e))
+            return st
+        cur: State | None = st
+        for child in child_nodes(e):
+            if cur is None:
+                return None
+            if isinstance(child, Expression):
+                cur = self.ex(child, cur)
+        return cur
+
+    def comprehension(self, g: GeneratorExpr | DictionaryComprehension, st: State) -> State | None:
+        first = self.ex(g.sequences[0], st) if g.sequences else st
+        if first is None:
+            return None
+        names: set[str] = set()
+        for idx in g.indices:
+            target_names(idx, names)
+        saved = {n: first.vals.get(n) for n in names}
+        saved_alias = {n: first.alias.get(n) for n in names}
+
+        def body(h: State, ctx: _Ctx) -> State | None:
+            cur: State | None = h
+            for i, (idx, seq, conds) in enumerate(
+                zip(g.indices, g.sequences, g.condlists, strict=False)
+            ):
+                if cur is None:
+                    return None
+                if i > 0:
+                    cur = self.ex(seq, cur)
+                    if cur is None:
+                        return None
+                cur = self.bind(idx, ("fresh", None), cur, g)
+                for c in conds:
+                    if cur is None:
+                        return None
+                    cur = self.ex(c, cur)
+            if cur is None:
+                return None
+            if isinstance(g, GeneratorExpr):
+                return self.ex(g.left_expr, cur)
+            k = self.ex(g.key, cur) if g.key is not None else cur
+            return self.ex(g.value, k) if k is not None else None
+
+        head = self.loop(first, body, _Ctx("comp"))
+        for n in names:
+            head.vals.pop(n, None)
+            old = saved[n]
+            if old is not None:
+                head.vals[n] = old
+            head.alias.pop(n, None)
+            old_alias = saved_alias[n]
+            if old_alias is not None:
+                head.alias[n] = old_alias
+        return head
+
+    def read(self, chain: Chain, st: State, *, escape: bool = True, via: str = "") -> None:
+        """A read of the path ``chain[-1]``: report uses of moved/expired prefixes."""
+        if not st.vals:
+            return
+        full = chain[-1][0]
+        for i, (key, node) in enumerate(chain):
+            atoms = st.vals.get(key)
+            if atoms is None:
+                continue
+            rest = full[len(key) + 1 :] if len(full) > len(key) else ""
+            if any(a[0] in "MX" for a in atoms):
+                meta = first_attr(rest) in METADATA and self.metadata_ok(atoms)
+                if not meta:
+                    self.event("use", node, key, atoms, via)
+            if escape and any(a[0] == "P" for a in atoms):
+                nxt = chain[i + 1][0] if i + 1 < len(chain) else None
+                attr = nxt[len(key) + 1 :] if nxt is not None else None
+                if attr is None or attr not in TRANSFER_NEUTRAL:
+                    st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
+
+    def metadata_ok(self, atoms: Atoms) -> bool:
+        return all(a[0] != "M" or self.scope.facts[a[1]].handles for a in atoms)
+
+    def call(self, e: CallExpr, st: State) -> State | None:
+        callee = e.callee
+        fact = self.scope.fact_for(e, self.infer)
+        wait_key: str | None = None
+        wait_chain: Chain | None = None
+        if isinstance(callee, MemberExpr) and callee.name == "wait" and not e.args:
+            wait_chain = path_chain(callee.expr)
+            if wait_chain is not None:
+                k = wait_chain[-1][0]
+                atoms = st.vals.get(k)
+                if (fact is not None and fact.wait) or (
+                    atoms is not None and any(a[0] in TRANSFER_KINDS for a in atoms)
+                ):
+                    wait_key = k
+        if fact is not None:
+            self.treated[position_key(e)] = fact.signature()
+        elif wait_key is not None:
+            self.treated[position_key(e)] = WAIT_SIGNATURE
+        cur: State | None
+        if wait_key is not None and wait_chain is not None:
+            self.read(wait_chain, st, escape=False)
+            cur = st
+        else:
+            cur = self.ex(callee, st)
+        for a in e.args:
+            if cur is None:
+                return None
+            cur = self.ex(a, cur)
+        if cur is None:
+            return None
+        if fact is not None:
+            for idx in fact.consumed:
+                if idx < len(e.args):
+                    arg = e.args[idx]
+                    # A list or tuple display consumes each of its items (nx.join([a, b])).
+                    items = arg.items if isinstance(arg, (ListExpr, TupleExpr)) else [arg]
+                    for item in items:
+                        chain = path_chain(item)
+                        if chain is not None:
+                            key = chain[-1][0]
+                            self.moved.setdefault(fact.id, [])
+                            if key not in self.moved[fact.id]:
+                                self.moved[fact.id].append(key)
+                            self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+        if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
+            for q in sorted(self.scope.local_funcs[callee.name]):
+                self.read_free(q, e, cur, callee.name)
+        if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
+            for q in sorted(self.scope.writes[callee.name]):
+                self.rebind(q, cur, e)
+        if wait_key is not None:
+            self.complete(e, wait_key, cur)
+        if fact is not None and fact.noreturn:
+            return None
+        return cur
+
+    def complete(self, node: Expression, key: str, st: State) -> None:
+        """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""
+        atoms = st.get(key)
+        if any(a[0] == "W" for a in atoms):
+            self.event("twice", node, key, atoms)
+        if "." in key or "[" in key:
+            self.compound_keys.add(key)
+        pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
+        wt = self.wait_target
+        for pid in pids:
+            # Completed into the moved buffer (``host = up.wait()``), or the buffer may
+            # stay moved after the transfer is gone.
+            if wt is None or wt[0] is not node or wt[1] not in self.moved.get(pid, []):
+                self.unpaired.add(pid)
+        st.put(
+            key,
+            frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),
+        )
+
+    def await_(self, e: AwaitExpr, st: State) -> State | None:
+        """``await t`` completes a transfer as ``t.wait()`` does (Transfer.__await__
+        waits and returns the array), so it is not a hand-on."""
+        chain = path_chain(e.expr)
+        if chain is not None:
+            key = chain[-1][0]
+            atoms = st.vals.get(key)
+            held = atoms is not None and any(a[0] in TRANSFER_KINDS for a in atoms)
+            if held or is_transfer(static_type(e.expr)):
+                self.read(chain, st, escape=False)
+                self.complete(e, key, st)
+                return st
+        return self.ex(e.expr, st)
+
+    def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:
+        for key in path_prefixes(q):
+            atoms = st.vals.get(key)
+            if atoms is not None and any(a[0] in "MX" for a in atoms):
+                rest = q[len(key) + 1 :] if len(q) > len(key) else ""
+                if not (first_attr(rest) in METADATA and self.metadata_ok(atoms)):
+                    self.event("use", call, key, atoms, fname)
+            if atoms is not None and key == q and any(a[0] == "P" for a in atoms):
+                st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
+
+    def invalidate(self, key: str, atoms: Atoms, st: State) -> None:
+        """Move (or expire) ``key`` and whatever may be the same object."""
+        if "." in key or "[" in key:
+            self.compound_keys.add(key)
+        st.put(key, atoms)
+        group: dict[str, bool] = {}
+        for t, must in st.alias.get(key, {}).items():
+            group[t] = must
+        for name, targets in st.alias.items():
+            if key in targets:
+                group[name] = targets[key]
+        for t, must in list(group.items()):
+            for name, targets in st.alias.items():
+                if t in targets and name != key and name not in group:
+                    group[name] = must and targets[t]
+        for other, must in group.items():
+            if other == key:
+                continue
+            if "." in other or "[" in other:
+                self.compound_keys.add(other)
+            st.put(other, atoms if must else st.get(other) | atoms)

@@ -1,0 +1,401 @@
+"""The mypy plugin class: hook dispatch, delegation to later plugins, per-scope
+analysis and reporting through the checker."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final, TypeAlias
+
+from mypy.nodes import (
+    CallExpr,
+    FuncItem,
+    LambdaExpr,
+    MypyFile,
+    Node,
+    Statement,
+    TypeInfo,
+)
+from mypy.options import Options
+from mypy.plugin import (
+    FunctionSigContext,
+    MethodSigContext,
+    Plugin,
+    ReportConfigContext,
+)
+from mypy.types import (
+    CallableType,
+    FunctionLike,
+    Instance,
+    Type,
+    get_proper_type,
+)
+
+from .facts import (
+    declared_types,
+    fact_from_signature,
+    is_consumed,
+    map_actuals,
+    ret_kind,
+    short_name,
+    signature_matters,
+)
+from .flow import Analysis
+from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, TRANSFER_WAIT
+from .paths import position_key
+from .rules import collect_messages
+from .scope import Scope
+from .state import Message
+
+#: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
+#: holds a digest of every module of the plugin (see ``source_digest``).
+PLUGIN_VERSION: Final = "3"
+
+
+def source_digest(package: Path | None = None) -> str:
+    """SHA-256 over the source of every module of the plugin (this package and its
+    entry module): mypy's incremental cache notices edits to the entry file only, so
+    ``report_config_data`` hands it this, and an edit anywhere invalidates the cache."""
+    here = package if package is not None else Path(__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted([*here.rglob("*.py"), here.parent / "mypy_plugin.py"]):
+        digest.update(path.relative_to(here.parent).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+MIN_MYPY: Final = (1, 16)
+
+# --------------------------------------------------------------------------------------
+# The plugin
+# --------------------------------------------------------------------------------------
+
+_SigContext: TypeAlias = FunctionSigContext | MethodSigContext
+_SigHook: TypeAlias = Callable[[FunctionSigContext], FunctionLike]
+_MethodSigHook: TypeAlias = Callable[[MethodSigContext], FunctionLike]
+
+
+class NumbaxferPlugin(Plugin):
+    """See the module docstring."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        self._function_hooks: dict[str, _SigHook] = {}
+        self._method_hooks: dict[str, _MethodSigHook] = {}
+        self._others: list[Plugin] | None = None
+        self._other_function_hooks: dict[str, _SigHook | None] = {}
+        self._other_method_hooks: dict[str, _MethodSigHook | None] = {}
+        self._scopes: dict[int, Scope] = {}
+        #: full name -> (the declared types it was decided on, claimed?)
+        self._claimed: dict[str, tuple[tuple[Type | None, ...], bool]] = {}
+        self._fine_grained = bool(getattr(options, "fine_grained_incremental", False))
+        self._digest: str | None = None
+
+    def report_config_data(self, ctx: ReportConfigContext) -> object:
+        if self._digest is None:
+            self._digest = source_digest()
+        return {"numbaxfer.mypy_plugin": PLUGIN_VERSION, "sources": self._digest}
+
+    # -- hook factories --------------------------------------------------------------
+    # mypy asks for a hook for every full name it calls. The plugin claims the names
+    # whose declared signature can matter (a Consumed parameter, a Transfer or lend
+    # result, Transfer.wait, or a callee it cannot look up) and lets mypy go on to the
+    # next plugin for all others: the signature-hook machinery is not free.
+    def get_function_signature_hook(self, fullname: str) -> _SigHook | None:
+        hook = self._function_hooks.get(fullname)
+        if hook is None:
+
+            def hook(ctx: FunctionSigContext, _name: str = fullname) -> FunctionLike:
+                return self._function_sig(ctx, _name)
+
+            self._function_hooks[fullname] = hook
+        return hook if self._claims(fullname) else None
+
+    def get_method_signature_hook(self, fullname: str) -> _MethodSigHook | None:
+        hook = self._method_hooks.get(fullname)
+        if hook is None:
+
+            def hook(ctx: MethodSigContext, _name: str = fullname) -> FunctionLike:
+                return self._method_sig(ctx, _name)
+
+            self._method_hooks[fullname] = hook
+        return hook if self._claims(fullname) else None
+
+    def _claims(self, fullname: str) -> bool:
+        if fullname in (TRANSFER_WAIT, PARTIAL_CALL):
+            return True
+        if not self._fine_grained:
+            # One build sees each symbol with one signature: decide once. (dmypy updates
+            # symbols in place, so there the decision is checked against the symbol.)
+            cached = self._claimed.get(fullname)
+            if cached is not None:
+                return cached[1]
+        try:
+            sym = self.lookup_fully_qualified(fullname)
+            node = sym.node if sym is not None else None
+            if node is None:
+                return True  # a local name or something unusual: look at the call
+            types = declared_types(node)
+            cached = self._claimed.get(fullname)
+            if (
+                cached is not None
+                and len(cached[0]) == len(types)
+                and all(a is b for a, b in zip(cached[0], types, strict=True))
+            ):
+                return cached[1]
+            claim = any(t is None or signature_matters(t) for t in types)
+            self._claimed[fullname] = (types, claim)
+            return claim
+        except Exception:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            return True
+
+    # -- delegation to the plugins after this one ----------------------------------
+    def _later_plugins(self, api: object) -> list[Plugin]:
+        if self._others is None:
+            others: list[Plugin] = []
+            try:
+                chain = getattr(api, "plugin", None)
+                plugins = getattr(chain, "_plugins", None)
+                if isinstance(plugins, list):
+                    for i, p in enumerate(plugins):
+                        if p is self:
+                            others = [q for q in plugins[i + 1 :] if isinstance(q, Plugin)]
+                            break
+            except Exception:  # pragma: no cover - mypy internals changed
+                others = []
+            self._others = others
+        return self._others
+
+    def _function_sig(self, ctx: FunctionSigContext, fullname: str) -> FunctionLike:
+        sig: FunctionLike = ctx.default_signature
+        if fullname in self._other_function_hooks:
+            other = self._other_function_hooks[fullname]
+        else:
+            other = None
+            for p in self._later_plugins(ctx.api):
+                other = p.get_function_signature_hook(fullname)
+                if other is not None:
+                    break
+            self._other_function_hooks[fullname] = other
+        if other is not None:
+            sig = other(ctx)
+        self._guarded(ctx, fullname, False)
+        return sig
+
+    def _method_sig(self, ctx: MethodSigContext, fullname: str) -> FunctionLike:
+        sig: FunctionLike = ctx.default_signature
+        if fullname in self._other_method_hooks:
+            other = self._other_method_hooks[fullname]
+        else:
+            other = None
+            for p in self._later_plugins(ctx.api):
+                other = p.get_method_signature_hook(fullname)
+                if other is not None:
+                    break
+            self._other_method_hooks[fullname] = other
+        if other is not None:
+            sig = other(ctx)
+        self._guarded(ctx, fullname, True)
+        return sig
+
+    # -- the check -------------------------------------------------------------------
+    def _guarded(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
+        try:
+            self._on_call(ctx, fullname, is_method)
+        except Exception:
+            if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
+                raise
+            # degrade: this call goes unchecked
+
+    def _on_call(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
+        sig = ctx.default_signature
+        partial: CallableType | None = None
+        if fullname == PARTIAL_CALL and isinstance(ctx, MethodSigContext):
+            recv = get_proper_type(ctx.type)
+            extra = recv.extra_attrs if isinstance(recv, Instance) else None
+            applied = get_proper_type(extra.attrs.get("__mypy_partial")) if extra else None
+            if not isinstance(applied, CallableType):
+                return
+            partial = sig = applied
+        consumed = False
+        for t in sig.arg_types:
+            if is_consumed(t):
+                consumed = True
+                break
+        is_wait = fullname == TRANSFER_WAIT
+        if not consumed and not is_wait:
+            kind = ret_kind(sig.ret_type)
+            if kind not in ("producer", "lend"):
+                return
+        call = ctx.context
+        if not isinstance(call, CallExpr) or _errors_ignored(ctx.api):
+            return
+        scope = self._scope(ctx.api)
+        if scope is None:
+            return
+        actual_index = {id(a): i for i, a in enumerate(call.args)}
+        formal_actuals: list[list[int]] | None = [
+            [actual_index[id(a)] for a in group if id(a) in actual_index] for group in ctx.args
+        ]
+        if partial is not None:  # ctx.args are for __call__(*args, **kwargs)
+            formal_actuals = map_actuals(call, partial, False)
+            meth, _, cls = (partial.name or "").partition(" of ")  # "upload of Stream"
+            if meth:
+                fullname = f"{cls}.{meth}" if cls else meth
+        if formal_actuals is None:
+            return
+        fact = fact_from_signature(
+            call,
+            sig.arg_types,
+            sig.ret_type,
+            formal_actuals,
+            short_name(fullname, is_method),
+            True,
+            is_wait,
+        )
+        if not fact.relevant():
+            return
+        key = position_key(call)
+        old = scope.confirmed.get(key)
+        if old is None:
+            predicted = scope.predicted.get(key)
+            if predicted is not None and predicted.signature() == fact.signature():
+                predicted.confirmed = True  # the atoms of the last analysis refer to it
+                predicted.callee = fact.callee
+                fact = predicted
+            else:
+                scope.add(fact)
+            scope.confirmed[key] = fact
+            last = scope.analysis
+            if isinstance(last, Analysis) and last.treated.get(key) == fact.signature():
+                # The last analysis already gave this call these effects: only what is
+                # reportable changes (errors need a confirmed call).
+                scope.pending = [m for m in collect_messages(last) if m[3] not in scope.reported]
+            else:
+                self._analyse(scope)
+        elif old.signature() != fact.signature():
+            # Another overload item or union member: the union of what they do.
+            old.consumed = tuple(sorted(set(old.consumed) | set(fact.consumed)))
+            old.handles = old.handles and fact.handles
+            old.producer = old.producer or fact.producer
+            old.lend = old.lend or fact.lend
+            old.wait = old.wait or fact.wait
+            self._analyse(scope)
+        self._report(ctx, scope)
+
+    def _scope(self, api: object) -> Scope | None:
+        binder = getattr(api, "binder", None)
+        if binder is None:
+            return None
+        scope = self._scopes.get(id(binder))
+        if scope is not None and scope.binder is binder:
+            return scope
+        stack = getattr(getattr(api, "scope", None), "stack", None)
+        if not isinstance(stack, list):
+            return None
+        body: list[Statement] | None = None
+        node: Node | None = None
+        for item in reversed(stack):
+            if isinstance(item, LambdaExpr):
+                continue
+            if isinstance(item, FuncItem):
+                node, body = item, item.body.body
+                break
+            if isinstance(item, TypeInfo):
+                return None  # class bodies are not checked
+            if isinstance(item, MypyFile):
+                node, body = item, item.defs
+                break
+        if node is None or body is None:
+            return None
+        scope = Scope(binder, node, body)
+        if len(self._scopes) >= MAX_SCOPES:
+            for k in list(self._scopes)[: MAX_SCOPES // 2]:
+                del self._scopes[k]
+        self._scopes[id(binder)] = scope
+        return scope
+
+    def _analyse(self, scope: Scope) -> None:
+        if scope.spent > SCOPE_BUDGET_S:
+            return  # a pathological scope: keep what the analyses so far found
+        start = time.perf_counter()
+        analysis = Analysis(scope)
+        analysis.run()
+        scope.spent += time.perf_counter() - start
+        scope.analysis = analysis
+        scope.pending = [m for m in collect_messages(analysis) if m[3] not in scope.reported]
+
+    def _report(self, ctx: _SigContext, scope: Scope) -> None:
+        """Report what the last analysis found and is not reported yet.
+
+        mypy sometimes checks a call while it discards errors (overloads, comprehensions
+        checked twice); an error that did not reach mypy's list is tried again at the next
+        hook of this scope.
+        """
+        if not scope.pending:
+            return
+        errors = getattr(getattr(ctx.api, "msg", None), "errors", None)
+        still: list[Message] = []
+        for message in scope.pending:
+            code, node, text, dedupe = message
+            if dedupe in scope.reported:
+                continue
+            before = _error_count(errors)
+            ctx.api.fail(text, node, code=code)
+            if before is None or _error_count(errors) != before:
+                scope.reported.add(dedupe)
+            else:
+                still.append(message)
+        scope.pending = still
+
+
+def _errors_ignored(api: object) -> bool:
+    """Are errors in the module being checked thrown away (ignore_errors, silent imports)?"""
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    ignored = getattr(errors, "ignored_files", None)
+    if isinstance(ignored, set) and getattr(errors, "file", None) in ignored:
+        return True
+    return getattr(getattr(errors, "options", None), "ignore_errors", False) is True
+
+
+def _error_count(errors: object) -> int | None:
+    try:
+        info = getattr(errors, "error_info_map", None)
+        file = getattr(errors, "file", None)
+        if isinstance(info, dict) and isinstance(file, str):
+            return len(info.get(file, ()))
+    except Exception:  # pragma: no cover
+        return None
+    return None
+
+
+def _parse_version(version: str) -> tuple[int, ...]:
+    nums: list[int] = []
+    for part in version.split("+")[0].split(".")[:3]:
+        m = re.match(r"\d+", part)
+        if m is None:
+            break
+        nums.append(int(m.group()))
+    return tuple(nums)
+
+
+def plugin(version: str) -> type[Plugin]:
+    """mypy's entry point: refuse mypy older than 1.16, else the plugin class."""
+    if _parse_version(version) < MIN_MYPY:
+        print(
+            f"error: numbaxfer.mypy_plugin needs mypy >= {MIN_MYPY[0]}.{MIN_MYPY[1]}, but this "
+            f"is mypy {version}. Upgrade mypy (pip install 'mypy>=1.16'), or remove "
+            "numbaxfer.mypy_plugin from the `plugins` option of your mypy configuration.",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    return NumbaxferPlugin

@@ -1,0 +1,37 @@
+"""Rule 2 (its other half), ``transfer-completed-twice``: ``wait()`` on a transfer that
+was already completed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+
+from ..flow import Analysis, Event
+from ..paths import display_path
+from ..state import Message
+from ..wording import lines_text
+from .codes import CATEGORY
+
+CODE: Final = ErrorCode(
+    "transfer-completed-twice", "wait() on a transfer that was already completed", CATEGORY
+)
+#: A completion of a path whose atoms include a completed transfer.
+EVENTS: Final = frozenset({"twice"})
+
+
+def messages(an: Analysis, ev: Event) -> Iterator[Message]:
+    facts = an.scope.facts
+    if not any(a[0] == "W" and (a[1] < 0 or facts[a[1]].confirmed) for a in ev.atoms):
+        return
+    maybe = any(a[0] != "W" for a in ev.atoms)
+    first = {a[2] for a in ev.atoms if a[0] == "W"}
+    verb = "may be completed twice" if maybe else "is completed twice"
+    text = (
+        f'Transfer "{display_path(ev.path)}" {verb}: wait() was already called on it at '
+        f"{lines_text(first)}{' on some path' if maybe else ''}, and gave its array "
+        "back then. A transfer is completed exactly once: use the array the "
+        "first wait() returned"
+    )
+    yield (CODE, ev.node, text, ev.dedupe())

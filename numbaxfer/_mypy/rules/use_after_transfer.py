@@ -1,0 +1,54 @@
+"""Rule 1, ``use-after-transfer``: a path moved into a consuming call is used before it
+is rebound ("is used" on every path, "may be used" on some)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from mypy.errorcodes import ErrorCode
+
+from ..flow import Analysis, Event
+from ..paths import display_path
+from ..state import Message
+from ..wording import fact_order, lines_text, take_back_fix
+from .codes import CATEGORY
+
+CODE: Final = ErrorCode(
+    "use-after-transfer",
+    "A buffer moved into a consuming call (a transfer) is used before it is rebound",
+    CATEGORY,
+)
+#: The engine's events this rule reads: a read of a path whose atoms include a move.
+EVENTS: Final = frozenset({"use"})
+
+
+def messages(an: Analysis, ev: Event) -> Iterator[Message]:
+    facts = an.scope.facts
+    moves = sorted({facts[a[1]] for a in ev.atoms if a[0] == "M"}, key=fact_order)
+    if not any(f.confirmed for f in moves):
+        return
+    name = display_path(ev.path)
+    maybe = any(a[0] != "M" for a in ev.atoms)
+    lines = {f.line for f in moves}
+    callees = sorted({f.callee + "()" for f in moves})
+    moved_paths = {p for f in moves for p in an.moved.get(f.id, [])}
+    subject = f'"{name}"'
+    if moved_paths and ev.path not in moved_paths:
+        others = ", ".join(f'"{display_path(p)}"' for p in sorted(moved_paths))
+        subject += f" (the same object as {others})"
+    if ev.extra:
+        subject += f' (read by "{ev.extra}()", called here)'
+    verb = "may be used" if maybe else "is used"
+    use_at = (ev.node.line, ev.node.column)
+    loop = " (in an earlier loop iteration)" if all(use_at < f.end for f in moves) else ""
+    fix_path = ev.path
+    if ev.path not in moved_paths:  # an alias: take back the moved name
+        fix_path = sorted(an.moved.get(moves[0].id, [ev.path]))[0]
+    fix = take_back_fix(an, moves[0], display_path(fix_path))
+    path_note = " on some path" if maybe else ""
+    text = (
+        f"{subject} {verb} after it was moved into {' / '.join(callees)} at "
+        f"{lines_text(lines)}{loop}{path_note}; {fix}"
+    )
+    yield (CODE, ev.node, text, ev.dedupe())

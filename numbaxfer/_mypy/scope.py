@@ -1,0 +1,109 @@
+"""Per-scope bookkeeping: one function body (or module top level) while mypy checks it."""
+
+from __future__ import annotations
+
+from mypy.nodes import (
+    CallExpr,
+    FuncItem,
+    Node,
+    Statement,
+)
+
+from .facts import Fact, InferInfo, predict_fact
+from .paths import position_key, root_name
+from .state import Message, PosKey
+from .syntax import bound_and_declared, free_reads, nested_functions, shared_writes
+
+
+class Scope:
+    """One function body (or module top level) while mypy checks it."""
+
+    __slots__ = (
+        "analysis",
+        "binder",
+        "body",
+        "confirmed",
+        "facts",
+        "local_funcs",
+        "nested_reads",
+        "node",
+        "pending",
+        "predicted",
+        "reported",
+        "shared",
+        "spent",
+        "writes",
+    )
+
+    def __init__(self, binder: object, node: Node, body: list[Statement]) -> None:
+        self.binder = binder
+        self.node = node
+        self.body = body
+        self.facts: list[Fact] = []
+        self.confirmed: dict[PosKey, Fact] = {}
+        self.predicted: dict[PosKey, Fact | None] = {}
+        self.reported: set[tuple[object, ...]] = set()
+        self.pending: list[Message] = []
+        #: The last ``flow.Analysis`` of this scope (the engine sits above this module).
+        self.analysis: object = None
+        self.spent = 0.0
+        funcs: dict[str, set[str]] = {}
+        writes: dict[str, set[str]] = {}
+        reads: set[str] = set()
+        for name, fn in nested_functions(body):
+            free = free_reads(fn)
+            reads.update(root_name(r) for r in free)
+            if name is not None:
+                funcs.setdefault(name, set()).update(free)
+                writes.setdefault(name, set()).update(shared_writes(fn))
+        # A local function calling another one reads (and rebinds) what that one does.
+        for _ in range(len(funcs)):
+            changed = False
+            for name, free in funcs.items():
+                for other in [r for r in free if r in funcs and r != name]:
+                    extra = funcs[other] - free
+                    if extra:
+                        free.update(extra)
+                        changed = True
+                    more = writes[other] - writes[name]
+                    if more:
+                        writes[name].update(more)
+                        changed = True
+            if not changed:
+                break
+        #: local function -> names of this scope it rebinds (nonlocal/global): a call of
+        #: it rebinds them (``nonlocal host; host = up.wait()``). Where the rebinding is
+        #: conditional in the callee this assumes it happened: silence, not a report.
+        self.writes: dict[str, frozenset[str]] = {k: frozenset(v) for k, v in writes.items() if v}
+        #: Names this function declares global/nonlocal: a transfer bound to one is held
+        #: by the other scope (completed there), so it is handed on, not leaked.
+        self.shared = (
+            frozenset(bound_and_declared(node.body)[1])
+            if isinstance(node, FuncItem)
+            else frozenset()
+        )
+        self.local_funcs: dict[str, frozenset[str]] = {
+            k: frozenset(r for r in v if r not in funcs) for k, v in funcs.items()
+        }
+        #: Roots that nested scopes read: a transfer bound to one escapes.
+        self.nested_reads = frozenset(reads)
+
+    def add(self, fact: Fact) -> Fact:
+        fact.id = len(self.facts)
+        self.facts.append(fact)
+        return fact
+
+    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
+        key = position_key(call)
+        fact = self.confirmed.get(key)
+        if fact is not None:
+            return fact
+        if key in self.predicted:
+            return self.predicted[key]
+        pred = predict_fact(call, infer)
+        if isinstance(pred, str):
+            return None  # not known yet: try again in the next analysis
+        self.predicted[key] = (
+            self.add(pred) if pred is not None and (pred.relevant() or pred.noreturn) else None
+        )
+        return self.predicted[key]

@@ -1,0 +1,436 @@
+"""Syntactic helpers: the children of a node, the names a body binds, what nested
+functions read and rebind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Final
+
+from mypy.nodes import (
+    AssertStmt,
+    AssertTypeExpr,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
+    Block,
+    BreakStmt,
+    BytesExpr,
+    CallExpr,
+    CastExpr,
+    ClassDef,
+    ComparisonExpr,
+    ComplexExpr,
+    ConditionalExpr,
+    ContinueStmt,
+    Decorator,
+    DelStmt,
+    DictExpr,
+    DictionaryComprehension,
+    EllipsisExpr,
+    Expression,
+    ExpressionStmt,
+    FloatExpr,
+    ForStmt,
+    FuncDef,
+    FuncItem,
+    GeneratorExpr,
+    IfStmt,
+    Import,
+    ImportFrom,
+    IndexExpr,
+    IntExpr,
+    LambdaExpr,
+    ListComprehension,
+    ListExpr,
+    MatchStmt,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OpExpr,
+    OverloadedFuncDef,
+    PassStmt,
+    RaiseStmt,
+    ReturnStmt,
+    RevealExpr,
+    SetComprehension,
+    SetExpr,
+    SliceExpr,
+    StarExpr,
+    Statement,
+    StrExpr,
+    TempNode,
+    TryStmt,
+    TupleExpr,
+    TypeApplication,
+    UnaryExpr,
+    WhileStmt,
+    WithStmt,
+    YieldExpr,
+    YieldFromExpr,
+)
+from mypy.patterns import (
+    AsPattern,
+    ClassPattern,
+    MappingPattern,
+    OrPattern,
+    SequencePattern,
+    StarredPattern,
+    ValuePattern,
+)
+
+from .paths import path_chain, root_name
+from .state import State
+
+# --------------------------------------------------------------------------------------
+# Syntactic helpers: children of a node, names bound and read by nested functions
+# --------------------------------------------------------------------------------------
+
+
+LEAVES: Final = frozenset(
+    {
+        NameExpr,
+        IntExpr,
+        StrExpr,
+        FloatExpr,
+        BytesExpr,
+        ComplexExpr,
+        EllipsisExpr,
+        TempNode,
+        PassStmt,
+        BreakStmt,
+        ContinueStmt,
+    }
+)
+
+
+def child_nodes(n: Node) -> list[Node]:
+    """Direct sub-nodes of a statement, expression or pattern (what we need of them)."""
+    if type(n) in LEAVES:
+        return []
+    out: list[Node] = []
+    if isinstance(n, CallExpr):
+        out.append(n.callee)
+        out.extend(n.args)
+    elif isinstance(n, (MemberExpr, ExpressionStmt)):
+        out.append(n.expr)
+    elif isinstance(n, AssignmentStmt):
+        out.append(n.rvalue)
+        out.extend(n.lvalues)
+    elif isinstance(n, Block):
+        out.extend(n.body)
+    elif isinstance(n, OperatorAssignmentStmt):
+        out.extend((n.lvalue, n.rvalue))
+    elif isinstance(n, IfStmt):
+        for c, b in zip(n.expr, n.body, strict=False):
+            out.extend((c, b))
+        if n.else_body is not None:
+            out.append(n.else_body)
+    elif isinstance(n, WhileStmt):
+        out.extend((n.expr, n.body))
+        if n.else_body is not None:
+            out.append(n.else_body)
+    elif isinstance(n, ForStmt):
+        out.extend((n.expr, n.index, n.body))
+        if n.else_body is not None:
+            out.append(n.else_body)
+    elif isinstance(n, WithStmt):
+        out.extend(n.expr)
+        out.extend(t for t in n.target if t is not None)
+        out.append(n.body)
+    elif isinstance(n, TryStmt):
+        out.append(n.body)
+        out.extend(t for t in n.types if t is not None)
+        out.extend(v for v in n.vars if v is not None)
+        out.extend(n.handlers)
+        if n.else_body is not None:
+            out.append(n.else_body)
+        if n.finally_body is not None:
+            out.append(n.finally_body)
+    elif isinstance(n, MatchStmt):
+        out.append(n.subject)
+        for p, g, b in zip(n.patterns, n.guards, n.bodies, strict=False):
+            out.append(p)
+            if g is not None:
+                out.append(g)
+            out.append(b)
+    elif isinstance(n, (ReturnStmt, YieldExpr)):
+        if n.expr is not None:
+            out.append(n.expr)
+    elif isinstance(n, RaiseStmt):
+        if n.expr is not None:
+            out.append(n.expr)
+        if n.from_expr is not None:
+            out.append(n.from_expr)
+    elif isinstance(n, AssertStmt):
+        out.append(n.expr)
+        if n.msg is not None:
+            out.append(n.msg)
+    elif isinstance(n, DelStmt):
+        out.append(n.expr)
+    elif isinstance(n, Decorator):
+        out.extend(n.decorators)
+        out.append(n.func)
+    elif isinstance(n, FuncItem):
+        out.extend(a.initializer for a in n.arguments if a.initializer is not None)
+        out.append(n.body)
+    elif isinstance(n, OverloadedFuncDef):
+        out.extend(n.items)
+        if n.impl is not None:
+            out.append(n.impl)
+    elif isinstance(n, ClassDef):
+        out.extend(n.decorators)
+        out.extend(n.base_type_exprs)
+        out.append(n.defs)
+    elif isinstance(n, IndexExpr):
+        out.extend((n.base, n.index))
+    elif isinstance(n, OpExpr):
+        out.extend((n.left, n.right))
+    elif isinstance(n, ComparisonExpr):
+        out.extend(n.operands)
+    elif isinstance(n, ConditionalExpr):
+        out.extend((n.cond, n.if_expr, n.else_expr))
+    elif isinstance(
+        n,
+        (UnaryExpr, StarExpr, CastExpr, AssertTypeExpr, AwaitExpr, YieldFromExpr, TypeApplication),
+    ):
+        out.append(n.expr)
+    elif isinstance(n, RevealExpr):
+        if n.expr is not None:
+            out.append(n.expr)
+    elif isinstance(n, AssignmentExpr):
+        out.extend((n.value, n.target))
+    elif isinstance(n, (TupleExpr, ListExpr, SetExpr)):
+        out.extend(n.items)
+    elif isinstance(n, DictExpr):
+        for k, v in n.items:
+            if k is not None:
+                out.append(k)
+            out.append(v)
+    elif isinstance(n, SliceExpr):
+        out.extend(x for x in (n.begin_index, n.end_index, n.stride) if x is not None)
+    elif isinstance(n, (ListComprehension, SetComprehension)):
+        out.append(n.generator)
+    elif isinstance(n, GeneratorExpr):
+        out.extend(n.sequences)
+        out.extend(n.indices)
+        for conds in n.condlists:
+            out.extend(conds)
+        out.append(n.left_expr)
+    elif isinstance(n, DictionaryComprehension):
+        out.extend(n.sequences)
+        out.extend(n.indices)
+        for conds in n.condlists:
+            out.extend(conds)
+        if n.key is not None:
+            out.append(n.key)
+        out.append(n.value)
+    elif isinstance(n, AsPattern):
+        if n.pattern is not None:
+            out.append(n.pattern)
+        if n.name is not None:
+            out.append(n.name)
+    elif isinstance(n, OrPattern):
+        out.extend(n.patterns)
+    elif isinstance(n, ValuePattern):
+        out.append(n.expr)
+    elif isinstance(n, SequencePattern):
+        out.extend(n.patterns)
+    elif isinstance(n, StarredPattern):
+        if n.capture is not None:
+            out.append(n.capture)
+    elif isinstance(n, MappingPattern):
+        out.extend(n.keys)
+        out.extend(n.values)
+        if n.rest is not None:
+            out.append(n.rest)
+    elif isinstance(n, ClassPattern):
+        out.append(n.class_ref)
+        out.extend(n.positionals)
+        out.extend(n.keyword_values)
+    return out
+
+
+def target_names(lv: Expression, out: set[str]) -> None:
+    if isinstance(lv, NameExpr):
+        out.add(lv.name)
+    elif isinstance(lv, (TupleExpr, ListExpr)):
+        for item in lv.items:
+            target_names(item, out)
+    elif isinstance(lv, StarExpr):
+        target_names(lv.expr, out)
+
+
+def _bound_names(body: Node) -> set[str]:
+    """Names a function body binds (its locals), not looking into nested functions."""
+    out, declared = bound_and_declared(body)
+    return out - declared
+
+
+def shared_writes(fn: FuncItem) -> set[str]:
+    """Names of enclosing scopes that ``fn`` rebinds (``nonlocal x`` / ``global x``)."""
+    out, declared = bound_and_declared(fn.body)
+    return out & declared
+
+
+def bound_and_declared(body: Node) -> tuple[set[str], set[str]]:
+    """Names a body binds, and those it declares ``global``/``nonlocal``."""
+    out: set[str] = set()
+    declared: set[str] = set()
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, AssignmentStmt):
+            for lv in n.lvalues:
+                target_names(lv, out)
+        elif isinstance(n, OperatorAssignmentStmt):
+            target_names(n.lvalue, out)
+        elif isinstance(n, ForStmt):
+            target_names(n.index, out)
+        elif isinstance(n, WithStmt):
+            for t in n.target:
+                if t is not None:
+                    target_names(t, out)
+        elif isinstance(n, TryStmt):
+            out.update(v.name for v in n.vars if v is not None)
+        elif isinstance(n, AssignmentExpr):
+            out.add(n.target.name)
+        elif isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            out.add(n.name)
+            continue
+        elif isinstance(n, LambdaExpr):
+            continue
+        elif isinstance(n, Import):
+            out.update((alias or mod).split(".")[0] for mod, alias in n.ids)
+        elif isinstance(n, ImportFrom):
+            out.update(alias or name for name, alias in n.names)
+        elif isinstance(n, (AsPattern, StarredPattern)):
+            nm = n.name if isinstance(n, AsPattern) else n.capture
+            if nm is not None:
+                out.add(nm.name)
+        elif isinstance(n, MappingPattern) and n.rest is not None:
+            out.add(n.rest.name)
+        elif type(n).__name__ in ("GlobalDecl", "NonlocalDecl"):
+            declared.update(getattr(n, "names", ()))
+        todo.extend(child_nodes(n))
+    return out, declared
+
+
+def free_reads(fn: FuncItem) -> set[str]:
+    """Path keys that ``fn`` (and functions nested in it) reads from enclosing scopes."""
+    local = _bound_names(fn.body)
+    local.update(a.variable.name for a in fn.arguments)
+    reads: set[str] = set()
+    todo: list[Node] = [fn.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (NameExpr, MemberExpr, IndexExpr)):
+            chain = path_chain(n)
+            if chain is not None:
+                if root_name(chain[-1][0]) not in local:
+                    reads.add(chain[-1][0])
+                if isinstance(n, IndexExpr):
+                    todo.append(n.index)
+                continue
+        if isinstance(n, FuncItem) and n is not fn:
+            reads.update(r for r in free_reads(n) if root_name(r) not in local)
+            continue
+        if isinstance(n, AssignmentStmt):
+            todo.append(n.rvalue)
+            for lv in n.lvalues:
+                if isinstance(lv, MemberExpr):
+                    todo.append(lv.expr)
+                elif isinstance(lv, IndexExpr):
+                    todo.extend((lv.base, lv.index))
+            continue
+        todo.extend(child_nodes(n))
+    return reads
+
+
+def _sub_blocks(n: Node) -> list[Block]:
+    """The blocks of a compound statement (no expressions)."""
+    if isinstance(n, Block):
+        return [n]
+    if isinstance(n, IfStmt):
+        return [*n.body, *([n.else_body] if n.else_body is not None else [])]
+    if isinstance(n, (WhileStmt, ForStmt)):
+        return [n.body, *([n.else_body] if n.else_body is not None else [])]
+    if isinstance(n, WithStmt):
+        return [n.body]
+    if isinstance(n, TryStmt):
+        extra = [b for b in (n.else_body, n.finally_body) if b is not None]
+        return [n.body, *n.handlers, *extra]
+    if isinstance(n, MatchStmt):
+        return list(n.bodies)
+    return []
+
+
+def nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, FuncItem]]:
+    """Functions defined by statements of a scope (not inside nested functions), and
+    lambdas assigned to names. Lambdas inside other expressions are met by the analysis.
+    """
+    todo: list[Node] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, Decorator):
+            yield n.name, n.func
+        elif isinstance(n, FuncDef):
+            yield n.name, n
+        elif isinstance(n, OverloadedFuncDef):
+            for item in n.items:
+                if isinstance(item, Decorator):
+                    yield None, item.func
+            if n.impl is not None:
+                impl = n.impl.func if isinstance(n.impl, Decorator) else n.impl
+                yield n.name, impl
+        elif isinstance(n, AssignmentStmt) and isinstance(n.rvalue, LambdaExpr):
+            for lv in n.lvalues:
+                if isinstance(lv, NameExpr):
+                    yield lv.name, n.rvalue
+            yield None, n.rvalue
+        elif isinstance(n, ClassDef):
+            for m in nested_functions(n.defs.body):
+                yield None, m[1]
+        else:
+            for b in _sub_blocks(n):
+                todo.extend(b.body)
+
+
+def none_test_of(cond: Expression, st: State) -> tuple[str, bool] | None:
+    """``X is None`` -> (X, True); ``X is not None`` -> (X, False); a bare ``X`` that
+    holds a transfer (Transfer has no __bool__ or __len__: falsy only if None) -> (X,
+    False). The bool is the value of ``cond`` for which X is None."""
+    if isinstance(cond, ComparisonExpr) and len(cond.operators) == 1:
+        op = cond.operators[0]
+        left, right = cond.operands
+        if op in ("is", "is not"):
+            for x, y in ((left, right), (right, left)):
+                if isinstance(y, NameExpr) and y.fullname == "builtins.None":
+                    chain = path_chain(x)
+                    if chain is not None:
+                        return chain[-1][0], op == "is"
+        return None
+    chain = path_chain(cond)
+    if chain is not None:
+        atoms = st.vals.get(chain[-1][0])
+        if atoms and all(a[0] in "OPEW" for a in atoms) and any(a[0] != "O" for a in atoms):
+            return chain[-1][0], False
+    return None
+
+
+def catches_all(t: Expression | None) -> bool:
+    if t is None:
+        return True
+    if isinstance(t, NameExpr | MemberExpr):
+        return t.fullname in ("builtins.Exception", "builtins.BaseException")
+    if isinstance(t, TupleExpr):
+        return any(catches_all(i) for i in t.items)
+    return False
+
+
+def literal_truth(e: Expression) -> bool | None:
+    if isinstance(e, IntExpr):
+        return bool(e.value)
+    if isinstance(e, NameExpr) and e.fullname in ("builtins.True", "builtins.False"):
+        return e.fullname == "builtins.True"
+    return None

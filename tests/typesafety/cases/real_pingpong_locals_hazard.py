@@ -1,0 +1,31 @@
+# Ping-pong with two local buffers swapped by tuple assignment, without waiting before
+# the swap: two frames later the back buffer is the one an upload still reads (the swap
+# also stores, and the upload moves again, a buffer an earlier upload moved).
+# XFAIL: false alias: the tuple swap `front, back = back, front` is analysed as sequential assignments; besides the right reports, the swap line is reported a second time as '"back" (the same object as "front")'
+# (RUN header left out while this is a strict xfail: the runtime already agrees with the line mypy flags, checked on the simulator.)
+from __future__ import annotations
+
+import numpy as np
+
+import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+
+
+def stream_frames(frames: int, n: int = 32) -> float:
+    s = nx.stream()
+    dev = nx.device_array(n, np.float32)
+    front = nx.pinned_array(n, np.float32)
+    back = nx.pinned_array(n, np.float32)
+    pending: list[nx.Transfer[Host]] = []
+    for k in range(frames):
+        with back.write() as a:  # E: use-after-transfer "back" "earlier loop iteration"
+            a[:] = k
+        front, back = back, front  # E: use-after-transfer "front" "earlier loop iteration"
+        pending.append(s.upload(front, to=dev))  # E: use-after-transfer "front" "earlier loop iteration"
+    homes = [t.wait() for t in pending]
+    s.close()
+    return float(homes[-1].read()[0])
+
+
+stream_frames(5)

@@ -1,0 +1,33 @@
+# Waits whose result is thrown away: wait() hands the buffer back as a NEW handle, and
+# the code goes on with the old names, which the transfers retired.
+# XFAIL: miss and wrong fix: list elements moved through a comprehension target and read after `for t in ups: t.wait()` discarded the handles are not reported; an old name read after a discarded `up.wait()` is reported with the fix "host = up.wait()" (a second wait, itself an error) instead of rebinding at the wait of line 27
+# RUN: raises UseAfterTransferError [via-call]
+from __future__ import annotations
+
+import numpy as np
+
+import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+
+
+def main(k: int = 3, n: int = 16) -> float:
+    s = nx.stream()
+    hosts = [nx.pinned_array(n, np.float32) for _ in range(k)]
+    devs = [nx.device_array(n, np.float32) for _ in range(k)]
+    ups = [s.upload(h, to=d) for h, d in zip(hosts, devs)]
+    for t in ups:
+        t.wait()
+    total = 0.0
+    for h in hosts:
+        total += float(h.read().sum())  # E: use-after-transfer "h"
+    host = nx.pinned_array(n, np.float32)
+    dev = nx.device_array(n, np.float32)
+    up = s.upload(host, to=dev)
+    up.wait()
+    total += float(host.read()[0])  # E: use-after-transfer "host" "line 27"
+    s.close()
+    return total
+
+
+main()
