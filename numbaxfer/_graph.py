@@ -472,25 +472,37 @@ class Capture(Unique):
                 core.capture = None
                 core.synced = state.saved[core]
             backend = self._backend
-            if et is not None or state.broken:
-                backend.abort_capture(state.token, [c.raw for c in state.cores])
-                if et is None:
-                    raise OwnershipError(
-                        f"the capture {self._label} taken at {where(self._site)} was "
-                        "interrupted in the middle of an operation; it is discarded. The "
-                        "transfers made inside it complete at once (wait() them), then "
-                        "capture again."
-                    )
-                return
-            roots = [root for _, root in sorted(state.params.values(), key=lambda e: e[0])]
             try:
-                exe = backend.end_capture(state.token, [r._mem for r in roots])
-            except BaseException:  # whatever the backend got to: nothing stays capturing
-                backend.abort_capture(state.token, [c.raw for c in state.cores])
-                raise
-            self._graph = Graph._create(
-                backend, exe, self._label, roots, list(state.uses.values()), self._streams[0]
-            )
+                self._end(state, backend, et is not None)
+            finally:  # the events nobody was handed go back to the pool
+                before, state.before = state.before, {}
+                for core, event in before.items():
+                    if core not in state.kept:
+                        backend.release_event(event)
+
+    def _end(self, state: CaptureState, backend: Backend, failed: bool) -> None:
+        """End the backend's capture: a graph, or (on an exception in the block, or an
+        operation interrupted inside it) nothing."""
+        raws = [c.raw for c in state.cores]
+        if failed or state.broken:
+            backend.abort_capture(state.token, raws)
+            if not failed:
+                raise OwnershipError(
+                    f"the capture {self._label} taken at {where(self._site)} was "
+                    "interrupted in the middle of an operation; it is discarded. The "
+                    "transfers made inside it complete at once (wait() them), then "
+                    "capture again."
+                )
+            return
+        roots = [root for _, root in sorted(state.params.values(), key=lambda e: e[0])]
+        try:
+            exe = backend.end_capture(state.token, [r._mem for r in roots])
+        except BaseException:  # whatever the backend got to: nothing stays capturing
+            backend.abort_capture(state.token, raws)
+            raise
+        self._graph = Graph._create(
+            backend, exe, self._label, roots, list(state.uses.values()), self._streams[0]
+        )
 
 
 def capture(*streams: Stream[Any]) -> Capture:

@@ -87,6 +87,7 @@ class StreamCore:
         if self.closed_at is not None:
             return self.tail
         if self.capture is not None:
+            self.capture.kept.add(self)  # handed out: never back to the pool
             return self.capture.before[self]
         return self.backend.record(self.raw)
 
@@ -231,6 +232,7 @@ class CaptureState:
         "before",
         "broken",
         "cores",
+        "kept",
         "label",
         "open",
         "params",
@@ -248,6 +250,9 @@ class CaptureState:
         self.broken = False
         self.token: Any = None
         self.before: dict[StreamCore, Any] = {}
+        #: The streams whose ``before`` event was handed out (kept alive by someone):
+        #: the others go back to the backend's pool when the capture ends.
+        self.kept: set[StreamCore] = set()
         #: Each captured stream's ``synced`` at the start (restored at the end).
         self.saved: dict[StreamCore, dict[StreamCore, int]] = {}
         self.shadows: dict[int, DeviceOrder] = {}

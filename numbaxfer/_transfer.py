@@ -119,6 +119,8 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         # A captured event is never queried: an nx.pinned() block that must wait for a
         # captured transfer waits for the stream's real work before the capture instead.
         fence = event if capture is None else capture.before[core]
+        if capture is not None and scope is not None:
+            capture.kept.add(core)
         entry = (fence, describe_transfer(kind, number, self._host, core.label))
         if move is not None:
             move.transfer = f"{kind}#{number}"
