@@ -411,7 +411,6 @@ class Stream(Unique, Generic[Cap]):
             )
         with STATE_LOCK:
             self._check_open("wait_for()", site)
-            other._check_open("wait_for()", site)
             capture, theirs = self._core.capture, other._core.capture
             if capture is not None and theirs is not capture:
                 raise OwnershipError(
