@@ -32,6 +32,7 @@ from ._errors import (
     UnfinishedTransferError,
     UseAfterTransferError,
 )
+from ._graph import Capture, Graph, GraphRun, capture
 from ._guard import guard_enabled, set_guard
 from ._host import PinnedArray, pinned_array, pinned_copy
 from ._interop import adopt_array, adopt_stream
@@ -49,10 +50,13 @@ __version__ = "0.1.0"
 __all__ = [
     "BackendSwitch",
     "BorrowError",
+    "Capture",
     "Consumed",
     "CrossStreamError",
     "DeviceArray",
     "DeviceMismatchError",
+    "Graph",
+    "GraphRun",
     "Kernel",
     "Lent",
     "OwnershipError",
@@ -72,6 +76,7 @@ __all__ = [
     "UseAfterTransferError",
     "adopt_array",
     "adopt_stream",
+    "capture",
     "current_backend",
     "device_array",
     "device_count",

@@ -98,6 +98,7 @@ class DeviceArray(Unique, Generic[Cap, DT]):
         if lent_from is None:
             self._flag = BorrowFlag(label)
             self._order = DeviceOrder(label)
+            self._order.owner = self._flag
         else:  # shares the memory and its stream ordering
             self._flag = BorrowFlag(label, lent_at, lent_from._flag)
             self._order = lent_from._order

@@ -13,10 +13,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from ._backend import Backend
-from ._errors import CrossStreamError, StreamClosedError, where
+from ._errors import CrossStreamError, OwnershipError, StreamClosedError, where
 from ._trace import LOG
 
-__all__ = ["DeviceOrder", "StreamCore", "fence_events"]
+__all__ = ["CaptureState", "DeviceOrder", "StreamCore", "fence_events"]
 
 
 class StreamCore:
@@ -24,6 +24,7 @@ class StreamCore:
 
     __slots__ = (
         "backend",
+        "capture",
         "closed_at",
         "epoch",
         "foreign",
@@ -54,6 +55,8 @@ class StreamCore:
         self.closed_at: tuple[str, int] | None = None
         #: Event recorded at close: later cross-stream waits on this stream use it.
         self.tail: Any = None
+        #: The capture (nx.capture) this stream is recording into, or None.
+        self.capture: CaptureState | None = None
 
     def check_open(self, op: str, site: tuple[str, int]) -> None:
         if self.closed_at is not None:
@@ -69,6 +72,9 @@ class StreamCore:
         epoch = other.epoch
         if other.closed_at is not None:
             self.backend.wait_event(self.raw, other.tail)
+        elif other.capture is not None and other.capture is not self.capture:
+            # ``other`` is capturing: its real work is what it had before the capture
+            self.backend.wait_event(self.raw, other.capture.before[other])
         else:  # recorded by the other stream's backend: it may be another device's
             event = other.backend.record(other.raw)
             self.backend.wait_event(self.raw, event)
@@ -78,14 +84,25 @@ class StreamCore:
             LOG.debug("%s waits on the device for the work enqueued on %s", self.label, other.label)
 
     def event_now(self) -> Any:
-        """An event capturing all work enqueued here so far (the tail once closed)."""
-        return self.tail if self.closed_at is not None else self.backend.record(self.raw)
+        """An event capturing all work enqueued here so far (the tail once closed; while
+        capturing, the event recorded just before the capture began)."""
+        if self.closed_at is not None:
+            return self.tail
+        if self.capture is not None:
+            self.capture.kept.add(self)  # handed out: never back to the pool
+            return self.capture.before[self]
+        return self.backend.record(self.raw)
 
     def settle(self) -> None:
         """After an operation failed part-way: block until everything enqueued here has
         run, so that nothing the failed operation may have enqueued (a copy the driver
         accepted just before an interrupt) still uses memory about to be given back.
-        Error paths only; an interrupt during it is retried, then re-raised."""
+        Error paths only; an interrupt during it is retried, then re-raised. While
+        capturing nothing runs: the capture is marked broken instead (it may not
+        become a graph), and nothing is synchronized."""
+        if self.capture is not None:
+            self.capture.broken = True
+            return
         for attempt in range(3):
             try:
                 self.backend.sync_stream(self.raw)
@@ -164,10 +181,12 @@ class DeviceOrder:
     the last write); an array joined from parts has the writers of all its parts.
     """
 
-    __slots__ = ("fences", "label", "readers", "writers")
+    __slots__ = ("fences", "label", "owner", "readers", "writers")
 
     def __init__(self, label: str, *, fenced: bool = False) -> None:
         self.label = label
+        #: The owning handle's borrow flag (a BorrowFlag), where one array has it.
+        self.owner: Any = None
         #: stream -> its epoch at its last write (see ``StreamCore.epoch``)
         self.writers: dict[StreamCore, int] = {}
         #: stream -> its epoch when it read, since the last write
@@ -204,3 +223,73 @@ class DeviceOrder:
 def fence_events(order: DeviceOrder) -> list[Any]:
     """One event per stream that touched the array, capturing its work so far."""
     return [core.event_now() for core in order.streams()]
+
+
+class CaptureState:
+    """The bookkeeping of one open capture (``nx.capture``).
+
+    Captured work does not run, so it must not change the real ordering records: while
+    a stream captures, its uses of device arrays are planned and committed against a
+    *shadow* order per array (the capture's own stream order), and only summarised
+    here (``uses``); a replay commits that summary on its stream. ``before`` holds, per
+    captured stream, an event recorded just before the capture began: the real work
+    there, for streams outside the capture that need to wait for it.
+    """
+
+    __slots__ = (
+        "before",
+        "broken",
+        "cores",
+        "kept",
+        "label",
+        "open",
+        "params",
+        "saved",
+        "shadows",
+        "token",
+        "uses",
+    )
+
+    def __init__(self, cores: list[StreamCore], label: str) -> None:
+        self.cores = cores
+        self.label = label
+        self.open = True
+        #: An operation failed part-way inside the capture: it may not become a graph.
+        self.broken = False
+        self.token: Any = None
+        self.before: dict[StreamCore, Any] = {}
+        #: The streams whose ``before`` event was handed out (kept alive by someone):
+        #: the others go back to the backend's pool when the capture ends.
+        self.kept: set[StreamCore] = set()
+        #: Each captured stream's ``synced`` at the start (restored at the end).
+        self.saved: dict[StreamCore, dict[StreamCore, int]] = {}
+        self.shadows: dict[int, DeviceOrder] = {}
+        #: id(real order) -> (real order, written by the captured work)
+        self.uses: dict[int, tuple[DeviceOrder, bool]] = {}
+        #: id(root host buffer) -> (transfer number, root handle), in capture order
+        self.params: dict[int, tuple[int, Any]] = {}
+
+    def shadow_uses(
+        self, uses: Iterable[tuple[DeviceOrder, bool]]
+    ) -> list[tuple[DeviceOrder, bool]]:
+        """The capture's orders for ``uses`` (checks first: changes nothing if it raises)."""
+        given = list(uses)
+        for order, _ in given:
+            if order.fences is not None:
+                raise OwnershipError(
+                    f"{order.label} is the device view of a mapping; mapped memory cannot be "
+                    f"used in a capture ({self.label}). Use it outside the capture block."
+                )
+        out = []
+        for order, writes in given:
+            shadow = self.shadows.get(id(order))
+            if shadow is None:
+                shadow = self.shadows[id(order)] = DeviceOrder(order.label)
+            out.append((shadow, writes))
+        return out
+
+    def note(self, uses: Iterable[tuple[DeviceOrder, bool]]) -> None:
+        """The captured work (enqueued) uses these arrays."""
+        for order, writes in uses:
+            old = self.uses.get(id(order))
+            self.uses[id(order)] = (order, writes or (old is not None and old[1]))

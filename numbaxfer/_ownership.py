@@ -340,6 +340,12 @@ class BorrowFlag:
         on = f" on {rec.stream}" if rec.stream else ""
         into = rec.transfer or rec.kind
         if rec.returned_at is None:
+            if rec.kind.startswith("replay"):  # a graph replay (nx.capture)
+                return UseAfterTransferError(
+                    f"cannot {op} {self.label}: it was moved into {into} ({rec.kind}){on} "
+                    f"at {where(rec.site)} and the replay may still be running. Fix: take "
+                    "the buffers back from the replay first, `a, b = run.wait()`, then use them."
+                )
             return UseAfterTransferError(
                 f"cannot {op} {self.label}: it was moved into {into}{on} at "
                 f"{where(rec.site)} and the copy may still be running. Fix: "

@@ -7,6 +7,11 @@ slot's stream. Reusing a slot's device buffers for the next chunk is ordered by 
 stream, so the host never synchronizes between chunks; uploads on one slot overlap
 downloads and kernels on the others. Nobody can touch a chunk in flight: its host
 memory belongs to the run until ``run.wait()`` hands both arrays back.
+
+``graph=True``: the first ``map`` of a given size captures the whole map (every chunk,
+every slot) as a CUDA graph (``nx.capture``); every map of that size with the same
+``step`` replays it, with ``src`` and ``into`` as the graph's two parameters: one graph
+launch instead of three calls per chunk.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from ._backend import on_device
 from ._checks import check_host
 from ._device import DeviceArray, device_array
 from ._errors import StreamClosedError, where
+from ._graph import Graph, capture
 from ._host import PinnedArray, layout
 from ._ownership import STATE_LOCK, Consumed, Lent, MoveRecord, Owned, Unique, caller_site
 from ._stream import Stream, stream
@@ -118,13 +124,21 @@ class Pipeline(Unique, Generic[DT]):
         *,
         slots: int = 3,
         devices: int | Sequence[int] | None = None,
+        graph: bool = False,
     ) -> None:
         for name, value in (("chunk", chunk), ("slots", slots)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
                 raise ValueError(f"Pipeline needs an int {name} > 0, got {value!r}")
         self.chunk = int(chunk)
         self.dtype = check_dtype(dtype, "nx.Pipeline()")
-        placed = _device_list(devices, caller_site())
+        site = caller_site()
+        placed = _device_list(devices, site)
+        if graph and len(placed) > 1:
+            raise ValueError(
+                f"nx.Pipeline(graph=True, devices={devices!r}) at {where(site)}: a captured "
+                "graph runs on one device. Use graph=True with one device, or one "
+                "Pipeline(graph=True) per device."
+            )
         # ``slots`` per device, interleaved: consecutive chunks go to different devices.
         where_ = [d for _ in range(slots) for d in placed]
         self._streams: list[Stream[Owned]] = [stream(device=d) for d in where_]
@@ -137,6 +151,9 @@ class Pipeline(Unique, Generic[DT]):
         for buf in (*self._inputs, *self._outputs):
             buf._held_by = "a slot buffer of an nx.Pipeline (the pipeline frees it)"
         self._closed_at: tuple[str, int] | None = None
+        #: graph=True: the captured map per total size, with the step it recorded
+        self._graph_mode = bool(graph)
+        self._graphs: dict[int, tuple[Step[DT], Graph]] = {}
 
     @property
     def slots(self) -> int:
@@ -167,6 +184,11 @@ class Pipeline(Unique, Generic[DT]):
         raises part-way, the chunks already enqueued are waited for on the host and both
         arrays are given back to the caller's handles before the exception propagates.
         Thread-safe: concurrent maps on one pipeline run one after the other.
+
+        With ``graph=True`` the first map of a size captures the step once (its kernels
+        and their scalar arguments are then fixed: pass the same ``step`` object, whose
+        launches do not change, to replay); later maps of that size replay the graph.
+        A different ``step`` for that size captures again.
         """
         site = caller_site()
         if not callable(step):
@@ -200,6 +222,8 @@ class Pipeline(Unique, Generic[DT]):
                 raise ValueError("Pipeline.map(): src and into must be different arrays")
             src._flag.check_writable("Pipeline.map", site)
             into._flag.check_writable("Pipeline.map() into", site)
+            if self._graph_mode:
+                return self._map_graph(src, into, step)
             # The arrays move before the step runs: user code inside it cannot touch them.
             src_move = MoveRecord("Pipeline.map", first.label, site)
             dst_move = MoveRecord("Pipeline.map", first.label, site)
@@ -224,6 +248,29 @@ class Pipeline(Unique, Generic[DT]):
             except BaseException:
                 src._flag.unmove()
                 raise
+
+    def _map_graph(
+        self, src: PinnedArray[Owned, DT], into: PinnedArray[Owned, DT], step: Step[DT]
+    ) -> PipelineRun[DT]:
+        """Replay the captured map of this size (capturing it first if needed)."""
+        cached = self._graphs.get(src.size)
+        if cached is None or cached[0] is not step:
+            if cached is not None:
+                cached[1].close()
+                del self._graphs[src.size]
+            with capture(*self._streams) as cap:
+                state = self._streams[0]._core.capture
+                assert state is not None
+                # The two whole arrays are the graph's parameters, in this order.
+                state.params[id(src._buf)] = (-2, src)
+                state.params[id(into._buf)] = (-1, into)
+                self._enqueue(src, into, step)
+                self._join()
+            self._graphs[src.size] = (step, cap.graph)
+        graph = self._graphs[src.size][1]
+        run = graph.replay(src, into, stream=self._streams[0])
+        sent, back = run._transfers
+        return PipelineRun._create(sent, back)
 
     def _enqueue(
         self, src: PinnedArray[Any, DT], into: PinnedArray[Any, DT], step: Step[DT]
@@ -268,6 +315,9 @@ class Pipeline(Unique, Generic[DT]):
                 for s in self._streams:
                     if not s.closed:
                         s.close()
+                for _, graph in self._graphs.values():
+                    graph.close()
+                self._graphs.clear()
                 self._closed_at = site
 
 

@@ -17,6 +17,7 @@ from ._device import DeviceArray
 from ._errors import (
     BorrowError,
     DeviceMismatchError,
+    OwnershipError,
     StreamClosedError,
     UseAfterTransferError,
     where,
@@ -173,6 +174,7 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("upload_staged()", site)
+            self._refuse_in_capture("upload_staged()", site, "its staging buffer is reused")
             given = cast(object, src)  # the annotation says numpy; check what came
             if isinstance(given, PinnedArray):
                 raise TypeError(
@@ -282,6 +284,12 @@ class Stream(Unique, Generic[Cap]):
             raise UseAfterTransferError(
                 f"download(into=...) at {where(site)}: {upload.label} is not pending (completed "
                 "or handed on); chain only onto a transfer that still holds its buffer."
+            )
+        if upload._capture is not self._core.capture:
+            raise OwnershipError(
+                f"download(into=...) at {where(site)}: {upload.label} and this download are "
+                "not in the same capture (one is recorded by nx.capture, the other is not); "
+                "chain transfers inside one capture block, or outside any."
             )
         if upload._core.backend is not self._backend:
             raise ValueError(
@@ -529,6 +537,14 @@ class Stream(Unique, Generic[Cap]):
             )
         with STATE_LOCK:
             self._check_open("wait_for()", site)
+            capture, theirs = self._core.capture, other._core.capture
+            if capture is not None and theirs is not capture:
+                raise OwnershipError(
+                    f"wait_for() at {where(site)}: {self.label} is capturing into "
+                    f"{capture.label} but {other.label} is not part of that capture; a graph "
+                    "cannot wait for work outside it. Order it before the capture block, or "
+                    "capture both streams (nx.capture(s1, s2))."
+                )
             if other._core is not self._core:
                 self._core.wait_for(other._core)
 
@@ -547,6 +563,7 @@ class Stream(Unique, Generic[Cap]):
             )
         with STATE_LOCK:
             self._check_open("map()", site)
+            self._refuse_in_capture("map()", site, "a mapping's end must be known exactly")
             check_same_backend(host, "map", "host", self._backend)
             move = MoveRecord("map", self.label, site)
             host._flag.move(move)
@@ -563,8 +580,10 @@ class Stream(Unique, Generic[Cap]):
         Explicit and stream-wide; transfers still have to be completed with ``wait()``
         (which then returns at once) to get their arrays back.
         """
+        site = caller_site()
         with STATE_LOCK:
-            self._check_open("synchronize()", caller_site())
+            self._check_open("synchronize()", site)
+            self._refuse_in_capture("synchronize()", site, "nothing enqueued there runs yet")
         self._backend.sync_stream(self._core.raw)
 
     # -- lifetime ------------------------------------------------------------
@@ -584,6 +603,7 @@ class Stream(Unique, Generic[Cap]):
         site = caller_site()
         with STATE_LOCK:
             self._check_open("close()", site)
+            self._refuse_in_capture("close()", site, "the capture records on it")
             if self._core.foreign:
                 raise BorrowError(
                     f"cannot close {self.label} at {where(site)}: it is a foreign stream "
@@ -618,6 +638,14 @@ class Stream(Unique, Generic[Cap]):
         self._flag.check_alive(op)
         self._core.check_open(op, site)
 
+    def _refuse_in_capture(self, op: str, site: tuple[str, int], why: str) -> None:
+        capture = self._core.capture
+        if capture is not None:
+            raise OwnershipError(
+                f"cannot {op} on {self.label} at {where(site)}: it is capturing into "
+                f"{capture.label} ({why}). Do this outside the `with nx.capture(...)` block."
+            )
+
     def _enqueue(self, uses: Sequence[tuple[DeviceOrder, bool]], work: Callable[[], _R]) -> _R:
         """Order, enqueue, commit: the cross-stream waits ``uses`` need (a strict
         stream raises before anything), then ``work`` (the backend calls), then the
@@ -625,6 +653,12 @@ class Stream(Unique, Generic[Cap]):
         settled (host-synchronized) so that nothing it may have enqueued still runs,
         and no bookkeeping changes."""
         core = self._core
+        capture = core.capture
+        if capture is not None:  # recorded, not run: plan against the capture's orders
+            shadow = capture.shadow_uses(uses)
+            result = self._enqueue_now(core, shadow, core.plan(shadow), work)
+            capture.note(uses)
+            return result
         waits = core.plan(uses)
         if waits and LOG.isEnabledFor(logging.DEBUG):
             arrays = ", ".join(order.label for order, _ in uses)

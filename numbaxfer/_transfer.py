@@ -12,7 +12,7 @@ from ._errors import UseAfterTransferError, where
 from ._guard import Protection, guard_enabled, protect
 from ._host import PinnedArray
 from ._lifetime import has_orphans, keep_alive, reap_orphans
-from ._order import StreamCore
+from ._order import CaptureState, StreamCore
 from ._ownership import STATE_LOCK, MoveRecord, Unique, caller_site
 from ._util import describe_transfer
 
@@ -48,6 +48,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         "__weakref__",
         "_after",
         "_backend",
+        "_capture",
         "_core",
         "_event",
         "_guard",
@@ -63,6 +64,7 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
     )
 
     _backend: Backend
+    _capture: CaptureState | None  # the capture this transfer was recorded in
     _core: StreamCore
     _event: Any
     _guard: Protection | None  # guard mode: the protection of the moved memory
@@ -107,13 +109,24 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         self._guard = None
         number = self._number = next(_numbers)
         self._host = what if host is None else host._flag.name
+        capture = self._capture = core.capture
         if has_orphans():
             reap_orphans()
         if host is None:
             return self
+        if capture is not None:  # the host memory becomes a parameter of the graph
+            root = host
+            while root._part is not None:
+                root = root._part[0].parent
+            capture.params.setdefault(id(root._buf), (number, root))
         scope = host._scope
         if scope is not None:  # made before the registrations: no call between them
-            entry = (event, describe_transfer(kind, number, self._host, core.label))
+            # A captured event is never queried: an nx.pinned() block that must wait for
+            # a captured transfer waits for the stream's real work before the capture.
+            fence = event if capture is None else capture.before[core]
+            if capture is not None:
+                capture.kept.add(core)
+            entry = (fence, describe_transfer(kind, number, self._host, core.label))
         if move is not None:
             move.transfer = f"{kind}#{number}"
         core.pending[number] = (kind, self._host)
@@ -170,6 +183,9 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         """
         if self._state == _COMPLETED or self._synced:
             return True
+        if self._capture is not None:
+            self._check_capture("done()", caller_site())
+            return True  # captured: nothing runs, it is complete once the capture ends
         return self._backend.query(self._event)
 
     def wait(self) -> T:
@@ -185,6 +201,9 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             with STATE_LOCK:
                 if self._state != _PENDING:
                     raise self._completed_error(site)
+                if self._capture is not None:
+                    self._check_capture("wait()", site)
+                    self._synced = True  # nothing ran: a captured event is never synced
                 self._state, mine = _COMPLETING, True
             if not self._synced:
                 self._backend.sync_event(self._event)
@@ -204,6 +223,16 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
             if mine:  # nothing reached the caller: pending again, waitable again
                 self._handle, self._waited_at, self._state = handle, None, _PENDING
             raise
+
+    def _check_capture(self, op: str, site: tuple[str, int]) -> None:
+        capture = self._capture
+        if capture is not None and capture.open:
+            raise UseAfterTransferError(
+                f"cannot {op} {self.label} at {where(site)}: it was recorded inside "
+                f"{capture.label}, which is still open; nothing has run. Complete it after "
+                "the capture block (it then completes at once), and run the work with "
+                "graph.replay(...)."
+            )
 
     def _give_back(self, site: tuple[str, int]) -> Any:
         """A new owned handle over the memory, and the books (idempotent: an interrupted
@@ -275,7 +304,12 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         return self._wait_async().__await__()
 
     async def _wait_async(self) -> T:
-        if not self._backend.simulated and self._state == _PENDING and not self._synced:
+        if (
+            not self._backend.simulated
+            and self._state == _PENDING
+            and not self._synced
+            and self._capture is None
+        ):
             import asyncio
 
             await asyncio.to_thread(self._backend.sync_event, self._event)
@@ -290,6 +324,8 @@ class Transfer(Unique, Generic[T]):  # mypy_plugin.TRANSFER / TRANSFER_WAIT key 
         if state == _COMPLETED or handle is None:
             return
         guard = self._guard
+        if self._capture is not None:  # recorded, never run: nothing uses the memory
+            self._synced = True
         if self._synced and guard is not None:  # the copy is over: nothing to guard
             guard.release()
         keep: Any = (handle._buf, handle._mem, guard)  # the protection ends with the keep

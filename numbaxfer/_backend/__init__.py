@@ -215,6 +215,36 @@ class Backend(Protocol):
         """The event is no longer needed (pooling backends may reuse it)."""
         ...
 
+    # -- graphs (nx.capture) ---------------------------------------------------
+    def begin_capture(self, streams: Sequence[Any]) -> Any:
+        """Start capturing the work enqueued on ``streams`` (the first is the origin,
+        the others fork from it) into a graph: from now on copies, launches, event
+        records and waits there are recorded, not run. Returns the capture's token."""
+        ...
+
+    def end_capture(self, capture: Any, hosts: Sequence[Any]) -> Any:
+        """End ``capture`` (joining its streams back into the origin) and instantiate
+        it: an executable graph whose host parameters are ``hosts`` (``host_memory``
+        tokens of the whole buffers the captured copies touch)."""
+        ...
+
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
+        """End the capture on ``streams`` and discard what it recorded. ``capture`` is
+        None where ``begin_capture``'s result never arrived (interrupted): whatever
+        capture is open on ``streams`` ends. Never raises for a capture the driver
+        already invalidated."""
+        ...
+
+    def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
+        """Enqueue one replay of ``graph`` on ``stream``, with ``hosts`` (tokens of
+        buffers laid out like the parameters) in place of the parameters: the copies
+        are re-pointed where a buffer differs from the last replay's."""
+        ...
+
+    def graph_destroy(self, graph: Any) -> None:
+        """Free the executable graph (a replay still running finishes first)."""
+        ...
+
 
 _current: Backend | None = None
 

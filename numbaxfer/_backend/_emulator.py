@@ -45,6 +45,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .._guard import alloc_pages, guard_enabled, lifted
+from ._record import GraphRecorder, RecordedCapture, RecordedGraph
 from ._simkernel import run_kernel, simulator
 
 __all__ = ["EmulatorBackend", "RawEmulatedCuda", "Schedule"]
@@ -206,6 +207,7 @@ class EmulatorBackend:
         self._lock = threading.RLock()
         self._busy: list[_Stream] = []  # streams with pending ops, in creation order
         self.trace: list[str] | None = [] if trace else None
+        self._graphs = GraphRecorder()
 
     # The counters live in the state the devices share.
     @property
@@ -370,6 +372,8 @@ class EmulatorBackend:
     # The CPU is this backend's DMA engine and its GPU: a copy or kernel runs with the
     # guard-mode protection of the host memory it touches lifted (numbaxfer._guard).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
+        if self._graphs.capturing and self._graphs.take(stream, ("htod", dst, src)):
+            return
         self._enqueue(
             stream,
             "copy_htod",
@@ -377,9 +381,13 @@ class EmulatorBackend:
         )
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
+        if self._graphs.capturing and self._graphs.take(stream, ("dtoh", dst, src)):
+            return
         self._enqueue(stream, "copy_dtoh", lambda: lifted((dst,), lambda: np.copyto(dst, src._ary)))
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
+        if self._graphs.capturing and self._graphs.take(stream, ("dtod", dst, src)):
+            return
         self._enqueue(stream, "copy_dtod", lambda: np.copyto(dst._ary, src._ary))
 
     def launch(
@@ -391,6 +399,10 @@ class EmulatorBackend:
         args: Sequence[Any],
     ) -> None:
         frozen = tuple(args)
+        if self._graphs.capturing and self._graphs.take(
+            stream, ("launch", kernel, griddim, blockdim, frozen)
+        ):
+            return
         name = getattr(getattr(kernel, "py_func", kernel), "__name__", "kernel")
         self._check_device(stream, f"launch {name}")
         for i, arg in enumerate(frozen):
@@ -440,6 +452,8 @@ class EmulatorBackend:
     def wait_event(self, stream: Any, event: Any) -> None:
         with self._lock:
             self._check_usable(stream, "wait on an event")
+            if self._graphs.is_capturing(stream):
+                return  # a replay runs the capture in capture order, which honours it
             self._wander()
             self._seq += 1
             self._push(stream, _Op(self._seq, "wait", None, event))
@@ -448,6 +462,39 @@ class EmulatorBackend:
     def release_event(self, event: Any) -> None:
         with self._lock:
             self._wander()
+
+    # -- graphs: recorded at capture, enqueued again (lazily) at each replay --
+    def begin_capture(self, streams: Sequence[Any]) -> Any:
+        with self._lock:
+            for s in streams:
+                self._check_usable(s, "begin a capture")
+            return self._graphs.begin(streams)
+
+    def end_capture(self, capture: Any, hosts: Sequence[Any]) -> Any:
+        assert isinstance(capture, RecordedCapture)
+        with self._lock:
+            return self._graphs.end(capture, hosts)
+
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
+        with self._lock:
+            self._graphs.abort(capture, streams)
+
+    def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
+        assert isinstance(graph, RecordedGraph)
+        with self._lock:
+            self._check_usable(stream, "launch a graph")
+            for op in self._graphs.bind(graph, hosts):
+                if op[0] == "htod":
+                    self.copy_htod(stream, op[1], op[2])
+                elif op[0] == "dtoh":
+                    self.copy_dtoh(stream, op[1], op[2])
+                elif op[0] == "dtod":
+                    self.copy_dtod(stream, op[1], op[2])
+                else:
+                    self.launch(stream, op[1], op[2], op[3], op[4])
+
+    def graph_destroy(self, graph: Any) -> None:
+        pass  # enqueued replays hold what they use
 
     # -- the scheduler -------------------------------------------------------
     def _check_usable(self, stream: _Stream, what: str) -> None:

@@ -25,6 +25,7 @@ from numba.cuda.core import config as numba_cuda_config
 from numpy.typing import NDArray
 
 from .._guard import alloc_pages, guard_enabled, lifted
+from ._record import GraphRecorder, RecordedCapture, RecordedGraph
 
 __all__ = ["BindingsBackend", "NumbaBackend"]
 
@@ -66,6 +67,10 @@ class NumbaBackend:
         #: to), shared by the family: an event belongs to one context, and may be
         #: released through another device's handle (a transfer's scope, a fence).
         self._owners: dict[int, tuple[Any, Any]] = {}
+        #: Simulator: captures are recorded here. GPU: the open driver captures by
+        #: stream identity, each keeping alive what its copies and launches use.
+        self._graphs = GraphRecorder()
+        self._captures: dict[int, _DriverCapture] = {}
 
     def describe(self) -> str:
         if self.simulated:
@@ -265,18 +270,30 @@ class NumbaBackend:
     # mode's protection of the host memory they touch is lifted around them (a chained
     # download writes memory its upload protected; a kernel reads a mapped array).
     def copy_htod(self, stream: Any, dst: Any, src: NDArray[Any]) -> None:
+        if self._captures:
+            self._keep(stream, dst, src)
+        if self._graphs.capturing and self._graphs.take(stream, ("htod", dst, src)):
+            return
         if self.simulated:
             lifted((src,), lambda: dst.copy_to_device(src, stream=stream), writes=False)
         else:
             dst.copy_to_device(src, stream=stream)
 
     def copy_dtoh(self, stream: Any, dst: NDArray[Any], src: Any) -> None:
+        if self._captures:
+            self._keep(stream, dst, src)
+        if self._graphs.capturing and self._graphs.take(stream, ("dtoh", dst, src)):
+            return
         if self.simulated:
             lifted((dst,), lambda: src.copy_to_host(dst, stream=stream))
         else:
             src.copy_to_host(dst, stream=stream)
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
+        if self._captures:
+            self._keep(stream, dst, src)
+        if self._graphs.capturing and self._graphs.take(stream, ("dtod", dst, src)):
+            return
         dst.copy_to_device(src, stream=stream)
 
     def launch(
@@ -287,6 +304,12 @@ class NumbaBackend:
         blockdim: int | tuple[int, ...],
         args: Sequence[Any],
     ) -> None:
+        if self._captures:
+            self._keep(stream, kernel, tuple(args))
+        if self._graphs.capturing and self._graphs.take(
+            stream, ("launch", kernel, griddim, blockdim, tuple(args))
+        ):
+            return
         if self.simulated:
             lifted(args, lambda: kernel[griddim, blockdim, stream](*args))
         else:
@@ -329,6 +352,244 @@ class NumbaBackend:
 
     def _event_key(self, event: Any) -> int:
         return id(event)
+
+    # -- graphs --------------------------------------------------------------
+    # The simulator records a capture and runs it again at each replay (_record). On a
+    # GPU: CUDA stream capture (relaxed mode) on the origin stream, the others forked
+    # from it by an event and joined back at the end; one cuGraphLaunch per replay,
+    # with the memcpy nodes that touch a parameter re-pointed when its buffer changes.
+    def begin_capture(self, streams: Sequence[Any]) -> Any:
+        if self.simulated:
+            return self._graphs.begin(streams)
+        self._ensure_context()
+        drv = _driver()
+        origin = int(streams[0].handle)
+        relaxed = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+        _check(drv.cuStreamBeginCapture(origin, relaxed)[0], "cuStreamBeginCapture")
+        capture = _DriverCapture(streams)
+        try:
+            fork = _new_event(drv)
+            capture.events.append(fork)
+            _check(drv.cuEventRecord(fork, origin)[0], "cuEventRecord")
+            for s in streams[1:]:
+                _check(drv.cuStreamWaitEvent(int(s.handle), fork, 0)[0], "cuStreamWaitEvent")
+            for s in streams:
+                self._captures[id(s)] = capture
+        except BaseException:
+            graph = self._end_driver_capture(capture, join=False)
+            if graph is not None:
+                drv.cuGraphDestroy(graph)
+            raise
+        return capture
+
+    def _ensure_context(self) -> None:
+        cuda.current_context()
+
+    def _keep(self, stream: Any, *objs: Any) -> None:
+        capture = self._captures.get(id(stream))
+        if capture is not None:
+            capture.keep.append(objs)
+
+    def _host_span(self, token: Any) -> tuple[int, int]:
+        """(pointer, size) of a ``host_memory`` token."""
+        return int(token.ctypes.data), int(token.nbytes)
+
+    def _end_driver_capture(self, capture: _DriverCapture, join: bool) -> Any:
+        """End the driver capture (joining the forked streams first); the graph, or
+        None where the driver had invalidated it."""
+        drv = _driver()
+        for s in capture.streams:
+            self._captures.pop(id(s), None)
+        origin = int(capture.streams[0].handle)
+        try:
+            if join:
+                for s in capture.streams[1:]:
+                    ev = _new_event(drv)
+                    capture.events.append(ev)
+                    _check(drv.cuEventRecord(ev, int(s.handle))[0], "cuEventRecord")
+                    _check(drv.cuStreamWaitEvent(origin, ev, 0)[0], "cuStreamWaitEvent")
+        finally:
+            err, graph = drv.cuStreamEndCapture(origin)
+            for ev in capture.events:
+                drv.cuEventDestroy(ev)
+            capture.events.clear()
+        if err:
+            if graph is not None and int(graph):
+                drv.cuGraphDestroy(graph)
+            if join:
+                _check(err, "cuStreamEndCapture")
+            return None
+        return graph
+
+    def end_capture(self, capture: Any, hosts: Sequence[Any]) -> Any:
+        if self.simulated:
+            assert isinstance(capture, RecordedCapture)
+            return self._graphs.end(capture, hosts)
+        assert isinstance(capture, _DriverCapture)
+        self._ensure_context()
+        drv = _driver()
+        graph = self._end_driver_capture(capture, join=True)
+        try:
+            err, exe = drv.cuGraphInstantiate(graph, 0)
+            _check(err, "cuGraphInstantiate")
+        except BaseException:
+            drv.cuGraphDestroy(graph)
+            raise
+        made = _DriverGraph(graph, exe, capture.keep, [self._host_span(h) for h in hosts])
+        try:
+            made.find_copies(drv)
+            err, made.ctx = drv.cuCtxGetCurrent()
+            _check(err, "cuCtxGetCurrent")
+        except BaseException:
+            made.destroy(drv)
+            raise
+        return made
+
+    def abort_capture(self, capture: Any, streams: Sequence[Any]) -> None:
+        if self.simulated:
+            self._graphs.abort(capture, streams)
+            return
+        drv = _driver()
+        if capture is None:  # begin_capture was interrupted: end what is open there
+            err, status = drv.cuStreamIsCapturing(int(streams[0].handle))
+            if err or status == drv.CUstreamCaptureStatus.CU_STREAM_CAPTURE_STATUS_NONE:
+                for s in streams:
+                    self._captures.pop(id(s), None)
+                return
+            capture = _DriverCapture(streams)
+        assert isinstance(capture, _DriverCapture)
+        graph = self._end_driver_capture(capture, join=False)
+        if graph is not None:
+            drv.cuGraphDestroy(graph)
+
+    def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
+        if self.simulated:
+            assert isinstance(graph, RecordedGraph)
+            for op in self._graphs.bind(graph, hosts):
+                if op[0] == "htod":
+                    self.copy_htod(stream, op[1], op[2])
+                elif op[0] == "dtoh":
+                    self.copy_dtoh(stream, op[1], op[2])
+                elif op[0] == "dtod":
+                    self.copy_dtod(stream, op[1], op[2])
+                else:
+                    self.launch(stream, op[1], op[2], op[3], op[4])
+            return
+        assert isinstance(graph, _DriverGraph)
+        self._ensure_context()
+        drv = _driver()
+        for i, token in enumerate(hosts):
+            graph.bind(drv, i, self._host_span(token)[0])
+        _check(drv.cuGraphLaunch(graph.exe, int(stream.handle))[0], "cuGraphLaunch")
+
+    def graph_destroy(self, graph: Any) -> None:
+        if isinstance(graph, _DriverGraph):
+            graph.destroy(_driver())
+
+
+def _driver() -> Any:
+    from cuda.bindings import driver
+
+    return driver
+
+
+def _check(err: Any, what: str) -> None:
+    if err:
+        _, text = _driver().cuGetErrorString(err)
+        name = text.decode() if isinstance(text, bytes) else str(text)
+        raise RuntimeError(f"numbaxfer: {what} failed: {err!r}: {name}")
+
+
+def _new_event(drv: Any) -> Any:
+    err, event = drv.cuEventCreate(drv.CUevent_flags.CU_EVENT_DISABLE_TIMING)
+    _check(err, "cuEventCreate")
+    return event
+
+
+def _addr(value: Any) -> int:
+    try:
+        return int(value)
+    except TypeError:
+        return int(value.getPtr())
+
+
+class _DriverCapture:
+    """A CUDA stream capture in progress (GPU)."""
+
+    __slots__ = ("events", "keep", "streams")
+
+    def __init__(self, streams: Sequence[Any]) -> None:
+        self.streams = list(streams)
+        self.events: list[Any] = []
+        #: Device buffers, kernels and host tokens the captured work uses: the graph
+        #: keeps them alive (its nodes hold raw pointers).
+        self.keep: list[Any] = []
+
+
+#: The pointer fields of a CUDA_MEMCPY3D, with the offset field that goes with each.
+_COPY_FIELDS = (
+    ("srcHost", "srcXInBytes"),
+    ("srcDevice", "srcXInBytes"),
+    ("dstHost", "dstXInBytes"),
+    ("dstDevice", "dstXInBytes"),
+)
+
+
+class _DriverGraph:
+    """An instantiated CUDA graph and, for each host parameter, the memcpy nodes whose
+    host end lies inside it (node, its parameters, the field, the captured value)."""
+
+    __slots__ = ("bound", "ctx", "exe", "graph", "keep", "slots", "spans")
+
+    def __init__(self, graph: Any, exe: Any, keep: list[Any], spans: list[tuple[int, int]]):
+        self.graph = graph
+        self.exe = exe
+        self.keep = keep
+        self.spans = spans
+        self.slots: list[list[tuple[Any, Any, str, int]]] = [[] for _ in spans]
+        #: The base pointer each parameter's nodes point into now (None: unknown).
+        self.bound: list[int | None] = [base for base, _ in spans]
+        self.ctx: Any = None
+
+    def find_copies(self, drv: Any) -> None:
+        err, _, count = drv.cuGraphGetNodes(self.graph, 0)
+        _check(err, "cuGraphGetNodes")
+        err, nodes, _ = drv.cuGraphGetNodes(self.graph, count)
+        _check(err, "cuGraphGetNodes")
+        memcpy = drv.CUgraphNodeType.CU_GRAPH_NODE_TYPE_MEMCPY
+        for node in nodes:
+            err, kind = drv.cuGraphNodeGetType(node)
+            _check(err, "cuGraphNodeGetType")
+            if kind != memcpy:
+                continue
+            err, params = drv.cuGraphMemcpyNodeGetParams(node)
+            _check(err, "cuGraphMemcpyNodeGetParams")
+            for field, offset in _COPY_FIELDS:
+                value = _addr(getattr(params, field))
+                if not value:
+                    continue
+                at = value + int(getattr(params, offset))
+                for i, (base, size) in enumerate(self.spans):
+                    if base <= at < base + size:
+                        self.slots[i].append((node, params, field, value - base))
+
+    def bind(self, drv: Any, index: int, base: int) -> None:
+        """Point parameter ``index``'s copies into the buffer at ``base``."""
+        if self.bound[index] == base:
+            return
+        self.bound[index] = None  # interrupted half-way: the next replay redoes it all
+        for node, params, field, rel in self.slots[index]:
+            setattr(params, field, base + rel)
+            err = drv.cuGraphExecMemcpyNodeSetParams(self.exe, node, params, self.ctx)[0]
+            _check(err, "cuGraphExecMemcpyNodeSetParams")
+        self.bound[index] = base
+
+    def destroy(self, drv: Any) -> None:
+        exe, graph, self.exe, self.graph = self.exe, self.graph, None, None
+        if exe is not None:
+            drv.cuGraphExecDestroy(exe)
+        if graph is not None:
+            drv.cuGraphDestroy(graph)
 
 
 def _foreign_array(obj: Any, simulated: bool) -> tuple[Any, int | None]:
@@ -641,6 +902,9 @@ class BindingsBackend(NumbaBackend):
             name = text.decode() if isinstance(text, bytes) else str(text)
             raise RuntimeError(f"numbaxfer: {what} failed: {err!r}: {name}")
 
+    def _host_span(self, token: Any) -> tuple[int, int]:
+        return int(token[1]), int(token[2])
+
     def _ensure_context(self) -> None:
         if not getattr(self._local, "ready", False):
             cuda.current_context()  # numba makes its context current on this thread
@@ -685,16 +949,22 @@ class BindingsBackend(NumbaBackend):
 
     def copy_htod(self, stream: Any, dst: Any, src: Any) -> None:
         self._ensure_context()
+        if self._captures:
+            self._keep(stream, dst, src)
         (err,) = self._drv.cuMemcpyHtoDAsync(dst.ptr, src[1], src[2], stream.handle)
         self._check(err, "cuMemcpyHtoDAsync")
 
     def copy_dtoh(self, stream: Any, dst: Any, src: Any) -> None:
         self._ensure_context()
+        if self._captures:
+            self._keep(stream, dst, src)
         (err,) = self._drv.cuMemcpyDtoHAsync(dst[1], src.ptr, dst[2], stream.handle)
         self._check(err, "cuMemcpyDtoHAsync")
 
     def copy_dtod(self, stream: Any, dst: Any, src: Any) -> None:
         self._ensure_context()
+        if self._captures:
+            self._keep(stream, dst, src)
         (err,) = self._drv.cuMemcpyDtoDAsync(dst.ptr, src.ptr, dst.nbytes, stream.handle)
         self._check(err, "cuMemcpyDtoDAsync")
 
@@ -711,6 +981,8 @@ class BindingsBackend(NumbaBackend):
         each device's backend holding its own), numba's dispatcher otherwise; a launch
         the driver refuses is redone through numba, so that the error raised is numba's
         own."""
+        if self._captures:  # a capture keeps what its launches use alive
+            self._keep(stream, kernel, tuple(args))
         if len(self._siblings) == 1:
             self._launch(stream, kernel, griddim, blockdim, args)
         else:

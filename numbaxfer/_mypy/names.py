@@ -9,11 +9,12 @@ CONSUMED: Final = "numbaxfer._ownership.Consumed"
 TRANSFER: Final = "numbaxfer._transfer.Transfer"
 TRANSFER_WAIT: Final = "numbaxfer._transfer.Transfer.wait"
 PIPELINE_RUN: Final = "numbaxfer._pipeline.PipelineRun"
+GRAPH_RUN: Final = "numbaxfer._graph.GraphRun"
 #: Results that hold moved host buffers until their ``wait()`` gives them back: a use of
 #: a buffer moved into one is fixed by taking it back, and dropping one is an error.
-PRODUCERS: Final = frozenset({TRANSFER, PIPELINE_RUN})
+PRODUCERS: Final = frozenset({TRANSFER, PIPELINE_RUN, GRAPH_RUN})
 #: The completions of PRODUCERS.
-WAITS: Final = frozenset({TRANSFER_WAIT, PIPELINE_RUN + ".wait"})
+WAITS: Final = frozenset({TRANSFER_WAIT, PIPELINE_RUN + ".wait", GRAPH_RUN + ".wait"})
 #: Calling a functools.partial: mypy's functools plugin keeps the partially applied
 #: signature on the partial's type, which is what the call does.
 PARTIAL_CALL: Final = "functools.partial.__call__"

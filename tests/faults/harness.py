@@ -105,6 +105,11 @@ PROTOCOL_METHODS: Final = (
     "wait_event",
     "sync_stream",
     "release_event",
+    "begin_capture",
+    "end_capture",
+    "abort_capture",
+    "graph_launch",
+    "graph_destroy",
 )
 
 
@@ -266,6 +271,13 @@ class _Wrapper:
             self._log_touch("launch", stream, args)
 
         self._call("launch", real, stream, kernel, griddim, blockdim, args)
+
+    def graph_launch(self, graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
+        def real(graph: Any, stream: Any, hosts: Sequence[Any]) -> None:
+            self.inner.graph_launch(graph, stream, hosts)
+            self._log_touch("graph_launch", stream, hosts)  # a replay touches its buffers
+
+        self._call("graph_launch", real, graph, stream, hosts)
 
     def record(self, stream: Any) -> Any:
         return self._call("record", self.inner.record, stream)

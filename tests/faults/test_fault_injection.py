@@ -523,6 +523,51 @@ class StagedCopy(PeerCopy):
     peer = False
 
 
+class GraphReplay:
+    """Capture upload (s) -> kernel (t) -> download (t), then one replay of the graph."""
+
+    name = "graph"
+    expected: tuple[type[BaseException], ...] = ()
+
+    def run(self, env: Env) -> None:
+        s = env.stream("s", nx.stream())
+        t = env.stream("t", nx.stream())
+        src = env.host("src", nx.pinned_array(N, F32))
+        out = _fresh_out(env, "out")
+        din, dout = _d(env, "din"), _d(env, "dout")
+        with nx.capture(s, t) as cap:
+            env.waitable("up", s.upload(src, to=din), ("src",))
+            t.launch(AFFINE, GRID, BLOCK, din, dout)
+            env.waitable("down", t.download(dout, into=out), ("out",))
+        env.extra["graph"] = cap.graph
+        env.wait("up")
+        env.wait("down")
+        src, out = env.pinned["src"], env.pinned["out"]  # what the waits gave back
+        _fill(src, _data(0))
+        env.waitable("run", cap.graph.replay(src, out), ("src", "out"))
+        src, out = env.wait("run")
+        env.expect("out", out.read(), 2 * _data(0) + 1, "program")
+
+    def recover_and_check(self, env: Env) -> None:
+        s, t = _s(env, "s"), _s(env, "t")
+        din, dout = _d(env, "din"), _d(env, "dout")
+        src, out = _p(env, "src"), _p(env, "out")
+        graph = env.extra.get("graph")
+        if graph is None:  # the capture failed: capture again, faults off
+            with nx.capture(s, t) as cap:
+                up = s.upload(src, to=din)
+                t.launch(AFFINE, GRID, BLOCK, din, dout)
+                down = t.download(dout, into=out)
+            graph = env.extra["graph"] = cap.graph
+            src, out = up.wait(), down.wait()
+        _fill(src, _data(7))
+        src, out = graph.replay(src, out).wait()
+        env.rebind("src", src)
+        env.rebind("out", out)
+        env.expect("out (re-run)", out.read(), 2 * _data(7) + 1, "unchanged")
+        graph.close()
+
+
 PROGRAMS: dict[str, Callable[[], FaultProgram]] = {
     p.name: p
     for p in (
@@ -537,6 +582,7 @@ PROGRAMS: dict[str, Callable[[], FaultProgram]] = {
         Chain,
         PeerCopy,
         StagedCopy,
+        GraphReplay,
     )
 }
 EXCEPTIONS: dict[str, type[BaseException]] = {
