@@ -12,5 +12,5 @@ with nx.capture(s) as cap:
     down = s.download(dev, into=out)
 src, out = up.wait(), down.wait()
 run = cap.graph.replay(src, out)
-src.read()  # E: use-after-transfer "moved into Graph.replay() at line 14" "rebind"
+src.read()  # E: use-after-transfer "moved into Graph.replay() at line 14" "src, out = run.wait()"
 src, out = run.wait()

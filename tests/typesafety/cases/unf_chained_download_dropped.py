@@ -1,5 +1,5 @@
 # The chained download must still be completed.
-# RUN: warns ResourceWarning [anywhere]
+# RUN: warns ResourceWarning anywhere
 import numpy as np
 
 import numbaxfer as nx

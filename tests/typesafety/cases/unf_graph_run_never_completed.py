@@ -1,4 +1,4 @@
-# RUN: warns ResourceWarning
+# RUN: warns ResourceWarning anywhere
 import numpy as np
 
 import numbaxfer as nx
