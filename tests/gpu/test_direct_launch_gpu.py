@@ -6,6 +6,7 @@ one taken. Counts print and, with NUMBAXFER_GPU_DIRECT=path, go to JSON."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
@@ -17,7 +18,13 @@ import numbaxfer as nx
 from numbaxfer._backend import get_backend
 from tests.gpu.support import numba_backend_and_report
 
-pytestmark = pytest.mark.gpu
+pytestmark = [
+    pytest.mark.gpu,
+    pytest.mark.skipif(
+        os.environ.get("NUMBAXFER_FASTPATH", "1") == "0",
+        reason="the direct launch path is the fast path's (NUMBAXFER_FASTPATH=0 turns it off)",
+    ),
+]
 
 COUNTS: dict[str, Any] = {}
 
