@@ -35,7 +35,7 @@ owned by nobody. A numbaxfer handle handed to ``client.submit`` is refused when 
 pickles it, with numbaxfer's message (``refused_handle_message``).
 
 Device placement: ``_worker_device`` is the one place that puts a worker's handles on a
-GPU (worker i -> device i % count, once ``device=`` lands; docs/multi-host.md).
+GPU (worker i -> device i % nx.device_count(); docs/multi-host.md).
 
     python examples/dask_streaming.py                             # the GPU, if there is one
     NUMBAXFER_BACKEND=emulator python examples/dask_streaming.py  # the lazy CPU emulator
@@ -128,25 +128,17 @@ class Slot:
 # MERGE POINT (issue 16, `device=`): the only device-placing code of this example.
 # ---------------------------------------------------------------------------------------
 def _worker_device(worker_index: int, chunk: int, slots: int) -> tuple[int, list[Slot]]:
-    """The device worker ``worker_index`` owns, and its slots allocated there.
-
-    Today's API places handles on the current device only, so every worker uses
-    device 0 (on a host with several GPUs, give each worker its own with
-    ``CUDA_VISIBLE_DEVICES``, as dask-cuda does). With ``device=`` the body becomes::
-
-        device = worker_index % nx.device_count()
-        return device, [
-            Slot(
-                nx.stream(device=device),
-                nx.device_array(chunk, np.float32, device=device),
-                nx.device_array(chunk, np.float32, device=device),
-            )
-            for _ in range(slots)
-        ]
-    """
-    device = 0
+    """The device worker ``worker_index`` owns (``index % nx.device_count()``), and its
+    slots allocated there with ``device=``: on a host with several GPUs each worker
+    streams on its own (dask-cuda's alternative: one GPU per worker through
+    ``CUDA_VISIBLE_DEVICES``, then every worker's device is 0)."""
+    device = worker_index % nx.device_count()
     return device, [
-        Slot(nx.stream(), nx.device_array(chunk, np.float32), nx.device_array(chunk, np.float32))
+        Slot(
+            nx.stream(device=device),
+            nx.device_array(chunk, np.float32, device=device),
+            nx.device_array(chunk, np.float32, device=device),
+        )
         for _ in range(slots)
     ]
 

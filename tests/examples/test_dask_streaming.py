@@ -30,7 +30,7 @@ from tests.examples.support import EXAMPLES_DIR, load
 distributed = pytest.importorskip("distributed", reason="Dask's distributed is not installed")
 cloudpickle = pytest.importorskip("cloudpickle")  # distributed's own dependency
 
-WORKERS_ENV = {"NUMBAXFER_BACKEND": "emulator"}
+WORKERS_ENV = {"NUMBAXFER_BACKEND": "emulator", "NUMBAXFER_EMULATOR_DEVICES": "2"}
 #: numbaxfer's refusal (numbaxfer/_ownership.py, Unique._refuse_copy), not Dask's wrapper.
 REFUSAL = "a numbaxfer PinnedArray is the one owner of its memory"
 
@@ -81,8 +81,8 @@ def test_each_worker_process_made_its_state_once_and_used_only_it(report: Any) -
     pids = {w[0] for w in workers}
     assert len(pids) == 2 and os.getpid() not in pids  # separate processes
     # Today's API has one device per process (the current one): every worker on 0.
-    # With `device=` and NUMBAXFER_EMULATOR_DEVICES=2 in WORKERS_ENV: index % 2.
-    assert [w[2] for w in workers] == [0, 0]
+    # Two emulated devices: worker i streams on device i % 2.
+    assert sorted(w[2] for w in workers) == [0, 1]
     state_of = {w[0]: w[3] for w in workers}
     for r in report.results:
         assert r.pid in pids and r.state_id == state_of[r.pid]
