@@ -3,7 +3,7 @@
 # only after the move they depend on has been completed.
 # Bug: the report was moved after the upload (to log "what was sent"): report() reads
 # host while the upload owns it.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from collections.abc import Callable

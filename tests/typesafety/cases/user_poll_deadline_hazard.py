@@ -3,7 +3,7 @@
 # the transfer before the function returns, so the buffer is never left with the copy.
 # Bug: the cancellation path returns without completing the download (the transfer is
 # dropped, and the caller's buffer with it: the caller's next fetch uses it again).
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import time

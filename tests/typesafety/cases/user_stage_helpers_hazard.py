@@ -3,7 +3,7 @@
 # a transfer and returns the buffer, and roundtrip() chains them for each batch.
 # Bugs: the first staging call's transfer is dropped (the caller forgot that stage()
 # returns the upload), and the buffer it consumed is then filled again.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from typing import Any
