@@ -63,7 +63,7 @@ from mypy.nodes import (
     Var,
     WithStmt,
 )
-from mypy.types import CallableType, Instance, NoneType, get_proper_type
+from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
 
 from .facts import (
     Fact,
@@ -165,9 +165,9 @@ class _Local:
         for name, fn in nested_functions(scope.body):
             if name is not None:
                 seen[name] = fn if name not in seen else None
-        for name, fn in seen.items():
-            if fn is not None and counts.get(name) == 1 and name not in rebound:
-                self.funcs[name] = fn
+        for name, one in seen.items():
+            if one is not None and counts.get(name) == 1 and name not in rebound:
+                self.funcs[name] = one
 
 
 def _count_bindings(body: Sequence[Node], counts: dict[str, int]) -> None:
@@ -299,7 +299,8 @@ class Inputs:
         if fn.is_generator or fn.is_coroutine or fn.is_async_generator:
             return None  # calling it runs nothing yet: its body runs when iterated/awaited
         if isinstance(fn, FuncDef) and (
-            fn.fullname.split(".")[0] == "numbaxfer" or self._foreign(fn.fullname)
+            fn.fullname.split(".")[0] == "numbaxfer"
+            or (local is None and self._foreign(fn.fullname))
         ):
             return None  # the library's own functions (their signatures say what they do),
             # installed packages and stubs
@@ -614,7 +615,7 @@ def _actuals(call: CallExpr, fn: FuncItem) -> dict[str, list[int]] | None:
 
 def _returns_transfer(call: CallExpr, fn: FuncItem) -> bool:
     """Is the call's declared result a transfer (which then carries what it moved)?"""
-    t = fn.type if isinstance(fn, FuncDef) else None
+    t: Type | None = fn.type if isinstance(fn, FuncDef) else None
     if t is None and isinstance(call.callee, NameExpr) and isinstance(call.callee.node, Var):
         t = call.callee.node.type  # a lambda bound to a name: the name's declared type
     p = get_proper_type(t) if t is not None else None

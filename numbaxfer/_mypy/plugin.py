@@ -184,6 +184,8 @@ class NumbaxferPlugin(Plugin):
         mod = fullname
         while mod and mod not in modules:
             mod = mod.rpartition(".")[0]
+        if not mod:
+            return False  # no module of its own (a nested function): the caller's
         known = self._foreign_modules.get(mod)
         if known is None:
             file = modules.get(mod)

@@ -66,7 +66,7 @@ def _origin_fix(f: Fact, moved: str) -> str:
     """The fix for a move made inside a method (``classes.py``) or inside a function
     through one of its inputs (``inputs.py``)."""
     fn = f.origin
-    if f.holder:
+    if f.holder:  # also a method that keeps the transfer of its parameter (inputs.py)
         return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
     if f.param:
         return (
@@ -81,8 +81,6 @@ def _origin_fix(f: Fact, moved: str) -> str:
             f'back: rebind "{moved}" to a new value first, or have {fn} wait for its '
             f'transfer and rebind "{moved}" there'
         )
-    if f.holder:
-        return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
     if f.producer:
         return f'take it back first: "{moved} = <the transfer>.wait()"'
     return f'rebind "{moved}" to a new value first ({f.callee}() owns the old one)'

@@ -1,5 +1,5 @@
 # XFAIL: silence by design: a helper whose summary cannot be computed (here, recursion) is not followed, so its move of a parameter not declared nx.Consumed is missed
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

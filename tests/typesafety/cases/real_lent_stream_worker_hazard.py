@@ -1,6 +1,6 @@
 # A worker object that keeps the lent stream it was given (self.stream = ls) and
 # enqueues on it after the caller's lend block has ended.
-# RUN: raises BorrowError [via-call]
+# RUN: raises BorrowError via-call
 from __future__ import annotations
 
 import numpy as np

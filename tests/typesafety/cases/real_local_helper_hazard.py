@@ -1,6 +1,6 @@
 # Local helpers that close over the stream and device array: the buffer is read after
 # a lambda that uploads it, and after a nested def with an nx.Consumed parameter took it.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from collections.abc import Callable

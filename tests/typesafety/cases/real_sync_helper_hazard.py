@@ -1,7 +1,7 @@
 # A synchronous helper that uploads its parameter and waits, without declaring it
 # nx.Consumed and without returning the handle: the caller's handle is the old one,
 # retired by the transfer, and the caller reads it.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

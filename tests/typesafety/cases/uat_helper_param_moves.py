@@ -1,7 +1,7 @@
 # Helpers whose parameter is not declared nx.Consumed but which move it: through
 # another helper, in a method, on one path only, in a nested def. The caller's handle
 # is retired by each call.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np
