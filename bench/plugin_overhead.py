@@ -15,9 +15,10 @@ generated module is checked (re-checking an edited file; the plugin's share is l
 Both configurations are ``tests/typesafety/mypy-cases.ini`` (strict), one without the
 ``plugins`` line. Each repetition runs every (corpus, configuration) pair once,
 alternating which configuration goes first, so drift hits both alike; medians and the
-ratio of medians are reported (and the ratio of minima). ``--profile CORPUS`` then runs
-mypy with the plugin in-process under cProfile on that corpus (cold) and lists where
-the plugin's time goes.
+ratio of medians are reported (and the ratio of minima), for wall time and for the CPU
+time (user + system) of the mypy process, the steadier figure on a shared machine.
+``--profile CORPUS`` then runs mypy with the plugin in-process under cProfile on that
+corpus (cold) and lists where the plugin's time goes.
 
     python bench/plugin_overhead.py [--functions 2000] [--repeats 5] [--profile generated]
 
@@ -33,6 +34,7 @@ import json
 import os
 import platform
 import pstats
+import resource
 import shutil
 import statistics
 import subprocess
@@ -219,11 +221,21 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     env.pop("MYPYPATH", None)
+    # As users run it: the plugin's modules load from their .pyc, not compiled afresh.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env
 
 
-def _mypy(config: Path, cache: Path, target: Path, *, clean: bool) -> float:
-    """Seconds of one mypy run over ``target`` (a directory or a file)."""
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _mypy(config: Path, cache: Path, target: Path, *, clean: bool) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system) of one mypy run over ``target`` (a directory
+    or a file). On a shared machine the CPU time is the steadier figure: waiting for a
+    core counts in the wall time only."""
+    cpu0 = _child_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
         [
@@ -244,11 +256,12 @@ def _mypy(config: Path, cache: Path, target: Path, *, clean: bool) -> float:
         check=False,
     )
     elapsed = time.perf_counter() - start
+    cpu = _child_cpu() - cpu0
     # 0: clean, 1: errors reported (the cases and examples/bugs have some); else a crash.
     if proc.returncode not in ((0,) if clean else (0, 1)) or proc.stderr.strip():
         raise SystemExit(f"mypy failed on {target}:\n{proc.stdout}{proc.stderr}")
     _found_everything(proc.stdout, target)
-    return elapsed
+    return elapsed, cpu
 
 
 def _found_everything(output: str, target: Path) -> None:
@@ -368,6 +381,9 @@ def main() -> None:
         times: dict[tuple[str, str], dict[str, list[float]]] = {
             r: {name: [] for name in names} for r in runs
         }
+        cpu_times: dict[tuple[str, str], dict[str, list[float]]] = {
+            r: {name: [] for name in names} for r in runs
+        }
         for rep in range(args.repeats):
             order = names if rep % 2 == 0 else names[::-1]  # alternate which goes first
             for corpus, mode in runs:
@@ -377,9 +393,9 @@ def main() -> None:
                     if mode == "module":
                         shutil.copytree(warm[name], cache)
                     clean = corpus == "generated"
-                    times[(corpus, mode)][name].append(
-                        _mypy(configs[name], cache, target[corpus], clean=clean)
-                    )
+                    wall, cpu = _mypy(configs[name], cache, target[corpus], clean=clean)
+                    times[(corpus, mode)][name].append(wall)
+                    cpu_times[(corpus, mode)][name].append(cpu)
         profile = None
         if args.profile:
             pdir = corpora[args.profile][0]
@@ -392,6 +408,9 @@ def main() -> None:
             break  # --repeats 0: the profile only
         base = statistics.median(by_config["without plugin"])
         plug = statistics.median(by_config["with plugin"])
+        cpus = cpu_times[(corpus, mode)]
+        cpu_base = statistics.median(cpus["without plugin"])
+        cpu_plug = statistics.median(cpus["with plugin"])
         rows.append(
             {
                 "corpus": corpus,
@@ -404,7 +423,11 @@ def main() -> None:
                 "ratio_of_minima": round(
                     min(by_config["with plugin"]) / min(by_config["without plugin"]), 3
                 ),
+                "without_plugin_cpu_s": round(cpu_base, 3),
+                "with_plugin_cpu_s": round(cpu_plug, 3),
+                "cpu_ratio": round(cpu_plug / cpu_base, 3),
                 "runs": {k: [round(t, 3) for t in v] for k, v in by_config.items()},
+                "cpu_runs": {k: [round(t, 3) for t in v] for k, v in cpus.items()},
             }
         )
 
@@ -414,13 +437,15 @@ def main() -> None:
     )
     print(
         f"{'corpus':<10} {'mode':<7} {'files':>5} {'lines':>6} {'without':>9} {'with':>8}"
-        f" {'ratio':>6} {'(of minima)':>12}"
+        f" {'ratio':>6} {'(of minima)':>12} {'cpu without':>12} {'cpu with':>9} {'cpu ratio':>10}"
     )
     for r in rows:
         print(
             f"{r['corpus']:<10} {r['mode']:<7} {r['files']:>5} {r['lines']:>6}"
             f" {r['without_plugin_s']:>8.2f}s {r['with_plugin_s']:>7.2f}s"
             f" {r['ratio']:>6.2f} {r['ratio_of_minima']:>12.2f}"
+            f" {r['without_plugin_cpu_s']:>11.2f}s {r['with_plugin_cpu_s']:>8.2f}s"
+            f" {r['cpu_ratio']:>10.2f}"
         )
     if profile is not None:
         print(

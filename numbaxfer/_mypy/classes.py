@@ -56,6 +56,9 @@ from .syntax import child_nodes
 
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
+#: Incomplete summaries (a type not inferred yet) built per class or function before
+#: the last one is kept.
+MAX_INCOMPLETE: Final = 3
 _SENTINEL_LINE: Final = -1
 
 
@@ -216,8 +219,14 @@ class Objects:
         #: classes being summarised: their methods summarised so far
         self._building: dict[str, dict[str, MethodSummary | None]] = {}
         self._fns: dict[str, dict[str, FuncDef]] = {}
+        #: classes being summarised: their candidate attributes (computed once)
+        self._cands: dict[str, set[str]] = {}
         #: classes being summarised: attribute -> the attribute holding its transfer
         self._pairs: dict[str, dict[str, str]] = {}
+        #: full name -> summaries built while a type was not inferred yet; past
+        #: MAX_INCOMPLETE the last one is kept (a type that never gets inferred, an
+        #: ``Any`` receiver, must not make every query rebuild the summary)
+        self._attempts: dict[str, int] = {}
         self._incomplete = False
         self._depth = 0
         self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
@@ -254,6 +263,7 @@ class Objects:
             return None
         self._building[name] = {}
         self._fns[name] = fns
+        self._cands[name] = cands
         if not self._depth:
             self._incomplete = False
         self._depth += 1
@@ -273,7 +283,7 @@ class Objects:
                 self._building[name] = {}
                 methods = self._phase(info, fns, cands, pairs)
             result = _class_summary(methods)
-            if not self._incomplete:
+            if self._settled(name):
                 self._cache[name] = (fp, result)
                 self._final[name] = result
             return result
@@ -281,7 +291,19 @@ class Objects:
             self._depth -= 1
             del self._building[name]
             del self._fns[name]
+            del self._cands[name]
             self._pairs.pop(name, None)
+
+    def _settled(self, name: str) -> bool:
+        """May the summary just built for ``name`` be cached? Yes if it is complete, or
+        if MAX_INCOMPLETE incomplete ones were built already (then the last one stays)."""
+        if not self._incomplete:
+            return True
+        if self._fine_grained:
+            return False  # dmypy: each update may infer more; rebuild until complete
+        tries = self._attempts.get(name, 0) + 1
+        self._attempts[name] = tries
+        return tries >= MAX_INCOMPLETE
 
     def _phase(
         self, info: TypeInfo, fns: dict[str, FuncDef], cands: set[str], pairs: dict[str, str]
@@ -451,7 +473,7 @@ class Objects:
                 if not ms.empty():
                     out[p] = ms
             result = out or None
-            if not self._incomplete:
+            if self._settled(name):
                 self._fcache[name] = (fp, result)
                 self._ffinal[name] = result
             return result
@@ -526,7 +548,7 @@ class Objects:
             fns = self._fns[info.fullname]
             if callee.name not in fns:
                 return
-            ms = self._method(info, callee.name, _candidates(fns))
+            ms = self._method(info, callee.name, self._cands[info.fullname])
             entry_attrs: set[str] = set()
         else:
             summary = self.summary(info)
