@@ -34,6 +34,9 @@ MAPPING: Final = "numbaxfer._mapped.Mapping"
 #: ``nx.pinned(...)`` / ``nx.mapped(...)``: blocks pinning numpy arrays in place.
 PINNED_SCOPES: Final = frozenset({"numbaxfer._scope.pinned", "numbaxfer._scope.mapped"})
 FUNCTOOLS_PARTIAL: Final = "functools.partial"
+#: ``with pytest.raises(E):``: the body ends by an exception (or the test fails), so
+#: what follows the block sees the state at one of the body's raise points.
+EXPECTS_RAISE: Final = frozenset({"_pytest.raises.raises", "_pytest.python_api.raises"})
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}
