@@ -1,4 +1,3 @@
-# XFAIL: a handle stored in a container before the move is another path to the same object
 # RUN: raises UseAfterTransferError
 import numpy as np
 
