@@ -114,7 +114,9 @@ def element_pairs(target: Expression, seq: Expression) -> list[tuple[str, str, b
     return out
 
 
-def _pairs(target: Expression, seq: Expression, out: list[tuple[str, str, bool]], depth: int) -> None:
+def _pairs(
+    target: Expression, seq: Expression, out: list[tuple[str, str, bool]], depth: int
+) -> None:
     if depth > 4:
         return
     items = target.items if isinstance(target, (TupleExpr, ListExpr)) else None
@@ -137,9 +139,13 @@ def _pairs(target: Expression, seq: Expression, out: list[tuple[str, str, bool]]
                 return
             if callee.name == "values" and isinstance(target, NameExpr):
                 out.append((target.name, base[-1][0], True))
-            elif callee.name == "items" and items is not None and len(items) == 2:
-                if isinstance(items[1], NameExpr):
-                    out.append((items[1].name, base[-1][0], True))
+            elif (
+                callee.name == "items"
+                and items is not None
+                and len(items) == 2
+                and isinstance(items[1], NameExpr)
+            ):
+                out.append((items[1].name, base[-1][0], True))
         return
     chain = path_chain(seq)
     if chain is not None and isinstance(target, NameExpr):
@@ -147,7 +153,9 @@ def _pairs(target: Expression, seq: Expression, out: list[tuple[str, str, bool]]
 
 
 #: Mutable container types: a function taking one may put the elements back.
-_MUTABLE: Final = frozenset({"typing.MutableSequence", "typing.MutableMapping", "typing.MutableSet"})
+_MUTABLE: Final = frozenset(
+    {"typing.MutableSequence", "typing.MutableMapping", "typing.MutableSet"}
+)
 
 
 def _reads_handles(t: Type) -> bool:
@@ -217,6 +225,8 @@ class Elements:
     """The container-element part of one ``flow.Analysis`` (one run over one scope)."""
 
     __slots__ = (
+        "_rebound",
+        "_stores",
         "active",
         "compound_keys",
         "discarded",
@@ -227,8 +237,6 @@ class Elements:
         "keyed",
         "moved_in",
         "targets",
-        "_rebound",
-        "_stores",
     )
 
     def __init__(self, facts: list[Fact], compound_keys: set[str]) -> None:
@@ -458,7 +466,9 @@ class Elements:
         return t is not None and _reads_handles(t)
 
     # -- what messages need ------------------------------------------------------------
-    def note_holder(self, target: Expression, rv: Expression, fact_of: Callable[[CallExpr], Fact | None]) -> None:
+    def note_holder(
+        self, target: Expression, rv: Expression, fact_of: Callable[[CallExpr], Fact | None]
+    ) -> None:
         """``ups = [s.upload(h, ...) for h in hosts]``: the transfers are kept in ``ups``."""
         value: Expression | None = None
         if isinstance(rv, (ListComprehension, SetComprehension)):
@@ -475,7 +485,13 @@ class Elements:
                 if isinstance(rv, DictionaryComprehension):
                     self.keyed.add(ch[-1][0])
 
-    def note_add(self, holder: Expression, item: Expression, st: State, fact_of: Callable[[CallExpr], Fact | None]) -> None:
+    def note_add(
+        self,
+        holder: Expression,
+        item: Expression,
+        st: State,
+        fact_of: Callable[[CallExpr], Fact | None],
+    ) -> None:
         """``ups.append(s.upload(...))`` or ``ups.append(up)``: ``ups`` keeps the transfer."""
         ch = path_chain(holder)
         if ch is None:
@@ -531,4 +547,3 @@ def callee_name(e: CallExpr) -> str:
     if isinstance(callee, (NameExpr, MemberExpr)):
         return callee.name
     return "the call"
-

@@ -1,3 +1,5 @@
+# A handle in a list display is the same object as the name it came from: moving the
+# name moves bufs[0].
 # RUN: raises UseAfterTransferError
 import numpy as np
 
