@@ -58,18 +58,38 @@ def escaping_parts(e: Expression) -> Iterator[Expression]:
             yield x
 
 
-def partial_of(call: CallExpr, infer: InferInfo) -> tuple[Fact, list[Expression]] | None:
-    """For ``functools.partial(f, a, b, k=c)``: what calling it will do to the bound
-    arguments (a predicted fact of ``f(a, b, k=c)``, whose ``consumed`` indexes the
-    bound arguments) and those arguments. None if it binds nothing that moves."""
+def partial_of(call: CallExpr) -> CallExpr | None:
+    """For ``functools.partial(f, a, k=c)``: the call ``f(a, k=c)`` that calling it starts
+    from (its arguments are the bound ones). None if ``call`` is not such a partial."""
     callee = call.callee
     if not (isinstance(callee, RefExpr) and callee.fullname == FUNCTOOLS_PARTIAL) or not call.args:
         return None
-    if call.arg_names[0] is not None or len(call.args) < 2:
+    if call.arg_names[0] is not None:
         return None
     inner = CallExpr(call.args[0], call.args[1:], call.arg_kinds[1:], call.arg_names[1:])
     inner.set_line(call)
-    fact = predict_fact(inner, infer)
-    if not isinstance(fact, Fact) or not fact.consumed:
-        return None
-    return fact, inner.args
+    return inner
+
+
+def partial_call(
+    inner: CallExpr, call: CallExpr, infer: InferInfo
+) -> tuple[Fact, list[Expression]] | None:
+    """Calling the partial of ``inner`` as ``call``: a predicted fact of ``f(*bound,
+    *args, **kwargs)`` (a keyword given at the call replaces the bound one, as at run
+    time) and the arguments its ``consumed`` indexes: the bound ones, then the call's.
+    None if nothing of either moves. If the call's arguments cannot be matched to f
+    (``*args``, say), only what f does to the bound arguments is predicted."""
+    given = {n for n in call.arg_names if n is not None}
+    keep = [i for i, n in enumerate(inner.arg_names) if n is None or n not in given]
+    full = CallExpr(
+        inner.callee,
+        [inner.args[i] for i in keep] + list(call.args),
+        [inner.arg_kinds[i] for i in keep] + list(call.arg_kinds),
+        [inner.arg_names[i] for i in keep] + list(call.arg_names),
+    )
+    full.set_line(call)
+    for attempt in (full, inner):
+        fact = predict_fact(attempt, infer)
+        if isinstance(fact, Fact) and fact.consumed:
+            return fact, attempt.args
+    return None

@@ -64,7 +64,7 @@ from mypy.patterns import (
     ValuePattern,
 )
 
-from .blocks import CONTAINER_ADDS, escaping_parts, partial_of, pins_in_place
+from .blocks import CONTAINER_ADDS, escaping_parts, partial_call, partial_of, pins_in_place
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
 from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
@@ -164,15 +164,15 @@ class Analysis:
         #: moved (handed on or pending, then the variable rebound; or completed into
         #: another name): ``X is None`` proves nothing about their buffers
         self.unpaired: set[int] = set()
-        #: the wait()/await being assigned, and the path it is assigned to
-        self.wait_target: tuple[Expression, str] | None = None
+        #: the wait()/await being assigned (either arm of ``a if c else b``), and the
+        #: path it is assigned to
+        self.wait_target: tuple[tuple[Expression, ...], str] | None = None
         #: lend fact id -> names the lend block binds (a holder made there dies with it)
         self.lend_bound: dict[int, frozenset[str]] = {}
         #: lend fact id -> how its block reads in messages (``with ... .lend()``)
         self.lend_blocks: dict[int, str] = {}
-        #: name -> the ``functools.partial(f, *bound)`` it holds: what f would do to the
-        #: bound arguments (a predicted fact over the bound arguments) and those arguments
-        self.partials: dict[str, tuple[Fact, list[Expression]]] = {}
+        #: name -> the ``functools.partial(f, *bound)`` it holds, as the call ``f(*bound)``
+        self.partials: dict[str, CallExpr] = {}
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
 
@@ -342,13 +342,17 @@ class Analysis:
         if isinstance(rv, TempNode) and rv.no_rhs:
             return st
         self.wait_target = None
-        if len(s.lvalues) == 1 and (
-            isinstance(rv, AwaitExpr)
-            or (isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr))
-        ):
+        arms = (rv.if_expr, rv.else_expr) if isinstance(rv, ConditionalExpr) else (rv,)
+        waits = tuple(
+            x
+            for x in arms
+            if isinstance(x, AwaitExpr)
+            or (isinstance(x, CallExpr) and isinstance(x.callee, MemberExpr))
+        )
+        if len(s.lvalues) == 1 and waits:
             target = path_chain(s.lvalues[0])
             if target is not None:
-                self.wait_target = (rv, target[-1][0])
+                self.wait_target = (waits, target[-1][0])
         for lv in s.lvalues:
             if isinstance(lv, (MemberExpr, IndexExpr)) or (
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
@@ -374,7 +378,7 @@ class Analysis:
             for field, arg in constructor_fields(rv):
                 if isinstance(arg, NameExpr) and arg.name != obj:
                     self.alias_field(f"{obj}.{field}", arg.name, r)
-            bound = partial_of(rv, self.infer)
+            bound = partial_of(rv)
             if bound is not None:
                 self.partials[s.lvalues[0].name] = bound
         return r
@@ -565,9 +569,8 @@ class Analysis:
         return join_states(*outs)
 
     def assume(self, cond: Expression, st: State, value: bool) -> State | None:
-        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows one
-        fact: ``t.completed`` is True only after a ``wait()`` of ``t`` (a transfer that
-        no path has waited is not completed, and one every path has waited is)."""
+        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows
+        ``t.completed`` (see ``assume_completed``) and ``X is None`` / a truth test."""
         if isinstance(cond, UnaryExpr) and cond.op == "not":
             return self.assume(cond.expr, st, not value)
         if isinstance(cond, OpExpr) and cond.op in ("and", "or"):
@@ -583,19 +586,45 @@ class Analysis:
             return self.assume(cond.right, both, not short) if both is not None else None
         if isinstance(cond, MemberExpr) and cond.name == "completed":
             chain = path_chain(cond.expr)
-            atoms = st.vals.get(chain[-1][0]) if chain is not None else None
-            if atoms and all(a[0] in (*TRANSFER_KINDS, "W") for a in atoms):
-                waited = {a[0] == "W" for a in atoms}
-                if value and waited == {False}:
-                    return None  # never waited on any path: not completed
-                if not value and waited == {True}:
-                    return None  # waited on every path: completed
+            if chain is not None and not self.assume_completed(chain[-1][0], st, value):
+                return None
         test = none_test_of(cond, st)
         if test is not None and test[1] == value:
             self.narrow_none(test[0], st)
         elif test is not None:
             self.narrow_not_none(test[0], st)
         return st
+
+    def assume_completed(self, key: str, st: State, value: bool) -> bool:
+        """``key.completed`` is ``value`` here (False: no path gets here). At run time
+        ``completed`` is True once a ``wait()`` (or ``await``) has returned: a W atom is
+        such a path, a P atom one where no code has completed it (pending, held here
+        only), an E atom may be either (handed on). The paths that contradict ``value``
+        are dropped from ``key``; ``done()`` polls and proves nothing."""
+        atoms = st.vals.get(key)
+        if not atoms or not all(a[0] in TRANSFER_KINDS for a in atoms):
+            return True
+        drop = "P" if value else "W"
+        kept = frozenset(a for a in atoms if a[0] != drop)
+        if not kept:
+            return False
+        st.put(key, kept)
+        if not value:
+            return True
+        # Completed: the paths where the transfer was pending are gone, and with them
+        # the move of the one buffer it took, where every completion of it rebound that
+        # buffer (``host = up.wait()``) and nothing else holds it.
+        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+            moved = self.moved.get(pid, [])
+            if pid in self.unpaired or len(moved) != 1:
+                continue
+            if any(a[1] == pid and a[0] in "PE" for v in st.vals.values() for a in v):
+                continue
+            gone = ("M", pid, 0)
+            v = st.get(moved[0])
+            if gone in v:
+                st.put(moved[0], (v - {gone}) or OWN_SET)
+        return True
 
     def narrow_not_none(self, key: str, st: State) -> None:
         """``key`` is not None here: where it may hold a transfer or nothing (``pending =
@@ -925,10 +954,19 @@ class Analysis:
                 return join_states(left, right)
             return self.ex(e.right, left)
         if isinstance(e, ConditionalExpr):
-            c = self.ex(e.cond, st)
+            # Each arm sees its side of the condition, as an ``if`` statement's branches
+            # do (``seed = up.wait() if up is not None else seed``).
+            c = self.test(e.cond, st)
             if c is None:
                 return None
-            return join_states(self.ex(e.if_expr, c.copy()), self.ex(e.else_expr, c))
+            yes = self.assume(e.cond, c.copy(), True)
+            no = self.assume(e.cond, c.copy(), False)
+            if yes is None and no is None:  # cannot be: keep both arms unnarrowed
+                yes, no = c.copy(), c
+            return join_states(
+                self.ex(e.if_expr, yes) if yes is not None else None,
+                self.ex(e.else_expr, no) if no is not None else None,
+            )
         if isinstance(e, AssignmentExpr):
             r2 = self.ex(e.value, st)
             if r2 is None:
@@ -1124,14 +1162,19 @@ class Analysis:
         if fact is not None and isinstance(callee, NameExpr) and callee.name in self.partials:
             # Calling ``p = functools.partial(f, host, ...)`` passes the bound arguments
             # to f: those f consumes move now (reading them first: a second call uses
-            # a moved buffer).
-            pred, bound = self.partials[callee.name]
-            if fact.callee == "partial.__call__":  # mypy knew no partially applied signature
-                fact.callee = pred.callee
-            for idx in pred.consumed:
-                chain = path_chain(bound[idx]) if idx < len(bound) else None
+            # a moved buffer); and so do the call's own arguments that f consumes, which
+            # mypy cannot match to f when f is overloaded (``partial(s.download, dev)``
+            # called as ``p(into=buf)``).
+            made = partial_call(self.partials[callee.name], e, self.infer)
+            pred, passed = made if made is not None else (None, [])
+            if pred is not None and fact.callee == "partial.__call__":
+                fact.callee = pred.callee  # mypy knew no partially applied signature
+            own = {id(a) for a in e.args}
+            for idx in pred.consumed if pred is not None else ():
+                chain = path_chain(passed[idx]) if idx < len(passed) else None
                 if chain is not None and cur is not None:
-                    self.read([(k, e) for k, _ in chain], cur)  # reported at this call
+                    if id(passed[idx]) not in own:  # bound: read here (the call's: read)
+                        self.read([(k, e) for k, _ in chain], cur)  # reported at this call
                     self.moved.setdefault(fact.id, [])
                     if chain[-1][0] not in self.moved[fact.id]:
                         self.moved[fact.id].append(chain[-1][0])
@@ -1177,7 +1220,8 @@ class Analysis:
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may
             # stay moved after the transfer is gone.
-            if wt is None or wt[0] is not node or wt[1] not in self.moved.get(pid, []):
+            paired = wt is not None and any(x is node for x in wt[0])
+            if not paired or wt is None or wt[1] not in self.moved.get(pid, []):
                 self.unpaired.add(pid)
         st.put(
             key,
