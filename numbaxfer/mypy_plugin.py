@@ -14,7 +14,9 @@ It reports, with these error codes:
 * ``unfinished-transfer``: a transfer that is discarded, dropped by rebinding its
   name, or never completed (``Transfer[None]`` from ``Stream.copy`` is exempt);
 * ``transfer-completed-twice``: ``wait()`` on a transfer that was already completed;
-* ``lend-escape``: the handle of ``with x.lend() as v:`` used after its block.
+* ``lend-escape``: the handle of ``with x.lend() as v:`` used after its block;
+* ``owner-borrowed``: the owner moved, written or freed inside its ``with x.lend()``
+  block, or used at all inside its ``with x.write()`` block.
 
 Mechanism. mypy calls the plugin's signature hooks for every call it checks, with the
 callee's signature (where ``Consumed[T]`` is still visible as a type alias) and the
@@ -56,6 +58,7 @@ from __future__ import annotations
 from ._mypy.plugin import MIN_MYPY, PLUGIN_VERSION, NumbaxferPlugin, plugin
 from ._mypy.rules import (
     LEND_ESCAPE,
+    OWNER_BORROWED,
     TRANSFER_COMPLETED_TWICE,
     UNFINISHED_TRANSFER,
     USE_AFTER_TRANSFER,
@@ -64,6 +67,7 @@ from ._mypy.rules import (
 __all__ = [
     "LEND_ESCAPE",
     "MIN_MYPY",
+    "OWNER_BORROWED",
     "PLUGIN_VERSION",
     "TRANSFER_COMPLETED_TWICE",
     "UNFINISHED_TRANSFER",

@@ -1,7 +1,7 @@
 """Syntax the engine needs for blocks and bound arguments: ``nx.pinned``/``nx.mapped``
-blocks, the parts of a value that leave a lend block with it, container methods that
-keep their argument, and what ``functools.partial(f, *bound)`` will do to the bound
-arguments when it is called."""
+blocks, the owner a ``with h.lend()``/``with h.write()`` block borrows, the parts of a
+value that leave a lend block with it, container methods that keep their argument, and
+what ``functools.partial(f, *bound)`` will do to the bound arguments when it is called."""
 
 from __future__ import annotations
 
@@ -14,19 +14,48 @@ from mypy.nodes import (
     DictExpr,
     Expression,
     ListExpr,
+    MemberExpr,
     RefExpr,
     SetExpr,
     StarExpr,
     TupleExpr,
 )
 
-from .facts import Fact, InferInfo, predict_fact
+from .facts import Fact, InferInfo, _is_handle, predict_fact, static_type
 from .names import FUNCTOOLS_PARTIAL, PINNED_SCOPES
+from .paths import path_chain
 
 #: Methods that keep their argument in the container (``held.append(v)``).
 CONTAINER_ADDS: Final = frozenset(
     {"append", "appendleft", "add", "insert", "extend", "put", "put_nowait", "setdefault"}
 )
+
+
+#: Rule 3: what the owner may not do while its block is open (besides being moved).
+#: A lend leaves it readable (and lendable again); an open write() view leaves it nothing.
+BORROW_BREAKERS: Final = {
+    "lend": frozenset({"write", "free"}),
+    "write": frozenset({"write", "free", "read", "lend"}),
+}
+
+
+def borrowed_owner(e: Expression, fact: Fact | None) -> tuple[str, str] | None:
+    """``with h.lend()`` (a confirmed or predicted lend of a handle) or ``with
+    h.write()`` (``h`` a numbaxfer handle): (``h``'s path, "lend" or "write")."""
+    if not isinstance(e, CallExpr) or e.args or not isinstance(e.callee, MemberExpr):
+        return None
+    name = e.callee.name
+    if name not in BORROW_BREAKERS:
+        return None
+    chain = path_chain(e.callee.expr)
+    if chain is None:
+        return None
+    if name == "lend" and (fact is None or not fact.lend):
+        return None
+    t = static_type(e.callee.expr)
+    if name == "write" and (t is None or not _is_handle(t)):
+        return None
+    return chain[-1][0], name
 
 
 def pins_in_place(call: CallExpr) -> bool:

@@ -64,7 +64,15 @@ from mypy.patterns import (
     ValuePattern,
 )
 
-from .blocks import CONTAINER_ADDS, escaping_parts, partial_call, partial_of, pins_in_place
+from .blocks import (
+    BORROW_BREAKERS,
+    CONTAINER_ADDS,
+    borrowed_owner,
+    escaping_parts,
+    partial_call,
+    partial_of,
+    pins_in_place,
+)
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
 from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
@@ -97,7 +105,7 @@ from .syntax import (
 
 
 class _Ctx:
-    __slots__ = ("breaks", "conts", "exc", "expires", "finally_body", "kind", "pins")
+    __slots__ = ("borrows", "breaks", "conts", "exc", "expires", "finally_body", "kind", "pins")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind  # "loop", "try", "with", "finally"
@@ -108,6 +116,9 @@ class _Ctx:
         self.finally_body: Block | None = None
         #: an ``nx.pinned``/``nx.mapped`` block: (its with statement, the handles it binds)
         self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
+        #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line)
+        #: while the block runs (rule 3: the owner is borrowed)
+        self.borrows: list[tuple[str, str, int]] = []
 
 
 class Event:
@@ -765,6 +776,9 @@ class Analysis:
                 names: set[str] = set()
                 target_names(t, names)
                 ctx.pins = (s, tuple(sorted(names)))
+            borrow = borrowed_owner(e, fact)
+            if borrow is not None and root_name(borrow[0]) not in bound_and_declared(s.body)[0]:
+                ctx.borrows.append((*borrow, e.line))
         if cur is None:
             return None
         self.stack.append(ctx)
@@ -1179,10 +1193,18 @@ class Analysis:
                     if chain[-1][0] not in self.moved[fact.id]:
                         self.moved[fact.id].append(chain[-1][0])
                     self.invalidate(chain[-1][0], frozenset({("M", fact.id, 0)}), cur)
+        if isinstance(callee, MemberExpr) and callee.name in BORROW_BREAKERS["write"]:
+            chain = path_chain(callee.expr)
+            if chain is not None:
+                self.borrow_conflict(callee, chain[-1][0], f"{callee.name}()", -1)
         if fact is not None:
             for idx in fact.consumed:
                 if idx < len(e.args):
                     arg = e.args[idx]
+                    if isinstance(arg, (NameExpr, MemberExpr, IndexExpr)):
+                        chain = path_chain(arg)
+                        if chain is not None:
+                            self.borrow_conflict(arg, chain[-1][0], "move", fact.id)
                     # A list or tuple display consumes each of its items (nx.join([a, b])).
                     items = arg.items if isinstance(arg, (ListExpr, TupleExpr)) else [arg]
                     for item in items:
@@ -1207,6 +1229,15 @@ class Analysis:
         if fact is not None and fact.noreturn:
             return None
         return cur
+
+    def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
+        """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
+        inside a block that lends it or has its write() view open: rule 3 refuses it."""
+        for ctx in self.stack:
+            for owner, kind, line in ctx.borrows:
+                if owner == key and (op == "move" or op[:-2] in BORROW_BREAKERS[kind]):
+                    atoms = frozenset({("B", fact_id, line)})
+                    self.event("borrowed", node, key, atoms, f"{op} {kind}")
 
     def complete(self, node: Expression, key: str, st: State) -> None:
         """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""

@@ -19,6 +19,9 @@ WAITS: Final = frozenset({TRANSFER_WAIT, PIPELINE_RUN + ".wait", GRAPH_RUN + ".w
 #: signature on the partial's type, which is what the call does.
 PARTIAL_CALL: Final = "functools.partial.__call__"
 LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
+#: ``with h.write()`` opens a view that borrows ``h`` (rule 3) without moving, lending
+#: or waiting: a call of it makes the plugin analyse its function all the same.
+BORROW_ENTRIES: Final = frozenset({"numbaxfer._host.PinnedArray.write"})
 #: The capability of a borrowed handle (``PinnedArray[Lent, DT]``).
 LENT: Final = "numbaxfer._ownership.Lent"
 #: What ``@contextlib.contextmanager`` (and its async twin) make of a generator: one

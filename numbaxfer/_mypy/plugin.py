@@ -50,7 +50,14 @@ from .facts import (
     signature_matters,
 )
 from .flow import Analysis
-from .names import DEBUG_ENV, MAX_SCOPES, PARTIAL_CALL, SCOPE_BUDGET_S, WAITS
+from .names import (
+    BORROW_ENTRIES,
+    DEBUG_ENV,
+    MAX_SCOPES,
+    PARTIAL_CALL,
+    SCOPE_BUDGET_S,
+    WAITS,
+)
 from .paths import position_key
 from .rules import collect_messages
 from .scope import Scope
@@ -58,7 +65,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "5"
+PLUGIN_VERSION: Final = "6"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -207,7 +214,7 @@ class NumbaxferPlugin(Plugin):
         self._report_to(api, scope)
 
     def _claims(self, fullname: str) -> bool:
-        if fullname in WAITS or fullname == PARTIAL_CALL:
+        if fullname in WAITS or fullname == PARTIAL_CALL or fullname in BORROW_ENTRIES:
             return True
         try:
             if self._object_call(fullname):
@@ -301,6 +308,9 @@ class NumbaxferPlugin(Plugin):
             # degrade: this call goes unchecked
 
     def _on_call(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
+        if fullname in BORROW_ENTRIES:
+            self._on_object_use(ctx.api)  # the rules of its block, over its function
+            return
         sig = ctx.default_signature
         partial: CallableType | None = None
         if fullname == PARTIAL_CALL and isinstance(ctx, MethodSigContext):

@@ -66,7 +66,7 @@ def test_stale_write_scope_exit_does_not_end_a_later_write(backend: Any) -> None
     with h.write() as live:
         old.__exit__(None, None, None)  # a stale scope, exited again
         with pytest.raises(nx.BorrowError):
-            t = s.upload(h, to=dev)
+            t = s.upload(h, to=dev)  # type: ignore[owner-borrowed]  # the refusal under test
             live[:] = 7.0  # writes while the copy owns the memory
             t.wait()
 

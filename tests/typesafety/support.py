@@ -10,9 +10,9 @@ line. Every error mypy reports must be expected, and every expectation met. Head
 comments at the top of the file:
 
     # XFAIL: reason      a known gap: the test is a strict xfail (closing the gap fails it)
-    # RUN: raises UseAfterTransferError [via-call]
-    # RUN: raises BorrowError [via-call]
-    # RUN: warns ResourceWarning [anywhere]
+    # RUN: raises UseAfterTransferError via-call
+    # RUN: raises BorrowError
+    # RUN: warns ResourceWarning anywhere
     # RUN: ok
 
 ``RUN`` cases are also executed on numba's simulator by ``test_agreement.py``: the raise
@@ -43,6 +43,7 @@ CASES_DIR = HERE / "cases"
 CONFIG = HERE / "mypy-cases.ini"
 
 _EXPECT = re.compile(r'#\s*E:\s*([a-z][a-z0-9-]*)((?:\s+"(?:[^"\\]|\\.)*")*)')
+_RUN = re.compile(r"ok|raises [A-Z]\w*(?: via-call)?|warns ResourceWarning(?: anywhere)?")
 _FRAGMENT = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _OUTPUT = re.compile(
     r"^(?P<path>.+?):(?P<line>\d+): (?P<sev>error|note): (?P<msg>.*?)"
@@ -90,6 +91,12 @@ def parse_case(path: Path) -> Case:
                 case.xfail = stripped[len("# XFAIL:") :].strip()
             elif stripped.startswith("# RUN:"):
                 case.run = stripped[len("# RUN:") :].strip()
+                if not _RUN.fullmatch(case.run):
+                    raise ValueError(
+                        f"{path.name}:{lineno}: RUN header {case.run!r} is not one of "
+                        "'ok', 'raises ErrorName [via-call]', 'warns ResourceWarning "
+                        "[anywhere]' (the words in brackets are optional, written bare)"
+                    )
             continue
         header = False
         for m in _EXPECT.finditer(text):

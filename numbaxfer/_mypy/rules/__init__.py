@@ -15,6 +15,7 @@ from . import (
     completed_twice,
     lend_escape,
     mapping_ended,
+    owner_borrowed,
     scope_ended,
     unfinished_transfer,
     use_after_transfer,
@@ -40,12 +41,14 @@ RULES: Final[tuple[Rule, ...]] = (
     unfinished_transfer,
     scope_ended,
     mapping_ended,
+    owner_borrowed,
 )
 
 USE_AFTER_TRANSFER: Final = use_after_transfer.CODE
 LEND_ESCAPE: Final = lend_escape.CODE
 TRANSFER_COMPLETED_TWICE: Final = completed_twice.CODE
 UNFINISHED_TRANSFER: Final = unfinished_transfer.CODE
+OWNER_BORROWED: Final = owner_borrowed.CODE
 
 
 def collect_messages(an: Analysis) -> list[Message]:

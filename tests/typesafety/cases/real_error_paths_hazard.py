@@ -1,7 +1,7 @@
 # Error paths: a download with the wrong shape fails after the upload was enqueued, and
 # the handler "resets" the buffer that the upload still owns (the state after the
 # upload reaches the handler: the statement that raised is a later one).
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

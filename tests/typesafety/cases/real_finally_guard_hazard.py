@@ -1,6 +1,6 @@
 # An upload that happens only when the buffer is dirty, with the take-back in a finally;
 # the code inside the try reads the buffer after the (conditional) upload.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

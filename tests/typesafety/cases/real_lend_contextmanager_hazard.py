@@ -1,6 +1,6 @@
 # A lend wrapped in a user @contextmanager: the caller keeps the yielded lent handle
 # and reads it after its with-block (the lend has ended).
-# RUN: raises BorrowError [via-call]
+# RUN: raises BorrowError via-call
 from __future__ import annotations
 
 from collections.abc import Iterator

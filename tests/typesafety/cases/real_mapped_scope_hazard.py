@@ -1,6 +1,6 @@
 # nx.mapped(arr) maps numpy memory in place: the block ends while the mapping is not
 # waited (the device may still use the memory); the wait comes after the block.
-# RUN: raises UnfinishedTransferError [via-call]
+# RUN: raises UnfinishedTransferError via-call
 from __future__ import annotations
 
 import numpy as np

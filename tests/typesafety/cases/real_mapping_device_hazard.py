@@ -1,7 +1,7 @@
 # Mapped (zero-copy) arrays: after mapping.wait() gave the host array back, device work
 # is still enqueued on mapping.device (the mapping has ended); and the mapped array is
 # read while the mapping holds it.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,6 @@
 # A logging decorator that keeps the signature through ParamSpec, around a function
 # that consumes its buffer (nx.Consumed): the caller writes the buffer after the call.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import functools

@@ -1,6 +1,6 @@
 # functools.partial with the buffer bound inside: calling the partial moves the bound
 # buffer, which is then read before the transfer gives it back.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from functools import partial

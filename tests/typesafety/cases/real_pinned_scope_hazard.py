@@ -1,6 +1,6 @@
 # nx.pinned around a download whose wait() comes after the block: the block ends (and
 # would unpin the memory) while the copy still writes it.
-# RUN: raises UnfinishedTransferError [via-call]
+# RUN: raises UnfinishedTransferError via-call
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,6 @@
 # A PinnedPool take/give loop that gives the buffer back to the pool and then reads
 # it; a second loop recycles the upload and writes the buffer the recycle took.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

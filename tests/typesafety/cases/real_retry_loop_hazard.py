@@ -1,6 +1,6 @@
 # A retry loop that forgets to break after the upload succeeded: the next attempt moves
 # the buffer the first upload already owns (and drops that upload's transfer).
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

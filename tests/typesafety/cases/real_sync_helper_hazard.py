@@ -2,7 +2,7 @@
 # nx.Consumed and without returning the handle: the caller's handle is the old one,
 # retired by the transfer, and the caller reads it.
 # XFAIL: miss: a helper whose parameter is not declared nx.Consumed moves it (host = s.upload(host, to=dev).wait() rebinds only its local), so the caller's handle is retired by the call; the caller's later use is not reported
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,6 @@
 # A work-queue class whose push() consumes the caller's buffer (nx.Consumed): the
 # caller keeps writing its buffer after pushing it, and pushes it a second time.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
 from collections import deque

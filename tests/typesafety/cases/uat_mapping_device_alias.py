@@ -1,6 +1,6 @@
 # The device view taken into a name before wait() is the same view: it ends too; and
 # a view kept across loop iterations while the mapping is renewed.
-# RUN: raises UseAfterTransferError [via-call]
+# RUN: raises UseAfterTransferError via-call
 import numpy as np
 
 import numbaxfer as nx
