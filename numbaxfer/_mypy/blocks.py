@@ -9,12 +9,16 @@ from collections.abc import Iterator
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
+    Block,
     CallExpr,
     ConditionalExpr,
     DictExpr,
     Expression,
     ListExpr,
     MemberExpr,
+    NameExpr,
+    Node,
     RefExpr,
     SetExpr,
     StarExpr,
@@ -22,8 +26,9 @@ from mypy.nodes import (
 )
 
 from .facts import Fact, InferInfo, _is_handle, predict_fact, static_type
-from .names import FUNCTOOLS_PARTIAL, PINNED_SCOPES
+from .names import AWAIT_ALL, AWAIT_ONE, EXIT_STACKS, FUNCTOOLS_PARTIAL, PINNED_SCOPES
 from .paths import path_chain
+from .syntax import child_nodes
 
 #: Methods that keep their argument in the container (``held.append(v)``).
 CONTAINER_ADDS: Final = frozenset(
@@ -122,3 +127,66 @@ def partial_call(
         if isinstance(fact, Fact) and fact.consumed:
             return fact, attempt.args
     return None
+
+
+def awaited_through(call: CallExpr) -> list[Expression] | None:
+    """``asyncio.wait_for(t, timeout)``, ``asyncio.shield(t)``: ``[t]``; ``asyncio.gather(a,
+    b)`` with positional arguments only: ``[a, b]``. Awaiting the call returns normally
+    only once each of them has completed, like ``await t``. None for any other call (and
+    for ``gather(*ts)`` or ``gather(..., return_exceptions=True)``: a result may then be
+    an exception, its transfer still pending)."""
+    callee = call.callee
+    if not isinstance(callee, RefExpr) or not call.args:
+        return None
+    if callee.fullname in AWAIT_ONE and call.arg_kinds[0] == ARG_POS:
+        return [call.args[0]]
+    if callee.fullname in AWAIT_ALL and all(k == ARG_POS for k in call.arg_kinds):
+        return list(call.args)
+    return None
+
+
+#: What a body may do with its ``with ExitStack() as stack`` and still have the stack
+#: unwind (ending what it entered) exactly when the block ends: not ``pop_all()``, not
+#: pass it on, store it or rebind it. (``close()`` unwinds earlier: later reads missed.)
+_STACK_METHODS: Final = frozenset(
+    {"enter_context", "callback", "push", "close", "push_async_callback", "push_async_exit"}
+)
+
+
+def _only_stack_calls(body: Block, name: str) -> bool:
+    """Every mention of ``name`` in ``body`` is ``name.<one of _STACK_METHODS>``."""
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, MemberExpr) and isinstance(n.expr, NameExpr) and n.expr.name == name:
+            if n.name not in _STACK_METHODS:
+                return False
+            continue
+        if isinstance(n, NameExpr) and n.name == name:
+            return False
+        todo.extend(child_nodes(n))
+    return True
+
+
+def exit_stack(e: Expression, target: Expression | None, body: Block) -> str | None:
+    """``with contextlib.ExitStack() as stack:`` (or AsyncExitStack) whose body only
+    calls ``stack.enter_context(...)``, ``stack.callback(...)`` and the like: the name
+    ``stack``, whose entered contexts end with the block. None otherwise (silence)."""
+    if not (isinstance(e, CallExpr) and isinstance(e.callee, RefExpr)) or e.args:
+        return None
+    if e.callee.fullname not in EXIT_STACKS or not isinstance(target, NameExpr):
+        return None
+    return target.name if _only_stack_calls(body, target.name) else None
+
+
+def entered_on_stack(call: CallExpr) -> tuple[str, CallExpr] | None:
+    """``stack.enter_context(cm(...))``: (``stack``, the ``cm(...)`` call)."""
+    callee = call.callee
+    if not (isinstance(callee, MemberExpr) and callee.name == "enter_context"):
+        return None
+    if not isinstance(callee.expr, NameExpr) or len(call.args) != 1:
+        return None
+    inner = call.args[0]
+    if call.arg_kinds[0] != ARG_POS or not isinstance(inner, CallExpr):
+        return None
+    return callee.expr.name, inner

@@ -67,8 +67,11 @@ from mypy.patterns import (
 from .blocks import (
     BORROW_BREAKERS,
     CONTAINER_ADDS,
+    awaited_through,
     borrowed_owner,
+    entered_on_stack,
     escaping_parts,
+    exit_stack,
     partial_call,
     partial_of,
     pins_in_place,
@@ -105,7 +108,17 @@ from .syntax import (
 
 
 class _Ctx:
-    __slots__ = ("borrows", "breaks", "conts", "exc", "expires", "finally_body", "kind", "pins")
+    __slots__ = (
+        "borrows",
+        "breaks",
+        "conts",
+        "exc",
+        "expires",
+        "finally_body",
+        "kind",
+        "pins",
+        "stacks",
+    )
 
     def __init__(self, kind: str) -> None:
         self.kind = kind  # "loop", "try", "with", "finally"
@@ -119,6 +132,9 @@ class _Ctx:
         #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line)
         #: while the block runs (rule 3: the owner is borrowed)
         self.borrows: list[tuple[str, str, int]] = []
+        #: ``with ExitStack() as stack``: stack name -> (how the block reads in
+        #: messages, the names its body binds); a lend entered on it ends with the block
+        self.stacks: dict[str, tuple[str, frozenset[str]]] = {}
 
 
 class Event:
@@ -383,6 +399,8 @@ class Analysis:
             if out is None:
                 return None
             r = out
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            self.stack_lend(s.lvalues[0].name, rv, r)
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
             obj = s.lvalues[0].name
@@ -754,24 +772,15 @@ class Analysis:
                 if cur is None:
                     return None
                 if fact is not None and fact.lend and isinstance(t, NameExpr):
-                    ctx.expires.append((t.name, fact.id))
-                    cur.put(t.name, frozenset({("L", fact.id, 0)}))
-                    self.lend_bound[fact.id] = frozenset(bound_and_declared(s.body)[0])
-                    owner = ""
-                    chain = None
-                    callee = e.callee if isinstance(e, CallExpr) else None
-                    if isinstance(callee, MemberExpr) and callee.name == "lend":
-                        chain = path_chain(callee.expr)
-                        self.lend_blocks[fact.id] = '"with ... .lend()"'
-                    if isinstance(e, CallExpr) and fact.id not in self.lend_blocks:
-                        # a user context manager (``with borrowed(host) as v:``): the
-                        # owner is its first argument
-                        shown = path_chain(e.callee)
-                        name = display_path(shown[-1][0]) if shown else fact.callee
-                        self.lend_blocks[fact.id] = f'"with {name}(...)"'
-                        chain = path_chain(e.args[0]) if e.args else None
-                    owner = display_path(chain[-1][0]) if chain else ""
-                    self.lends[fact.id] = (t.name, owner)
+                    assert isinstance(e, CallExpr)
+                    bound = frozenset(bound_and_declared(s.body)[0])
+                    self.enter_lend(ctx, t.name, e, fact, cur, bound, "")
+                stack = exit_stack(e, t, s.body)
+                if stack is not None:
+                    shown = path_chain(e.callee) if isinstance(e, CallExpr) else None
+                    cm = display_path(shown[-1][0]) if shown else "ExitStack"
+                    label = f'"with {cm}() as {stack}"'
+                    ctx.stacks[stack] = (label, frozenset(bound_and_declared(s.body)[0]))
             if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
                 names: set[str] = set()
                 target_names(t, names)
@@ -787,6 +796,58 @@ class Analysis:
         finally:
             self.stack.pop()
         return self.transform(ctx, out) if out is not None else None
+
+    def enter_lend(
+        self,
+        ctx: _Ctx,
+        name: str,
+        e: CallExpr,
+        fact: Fact,
+        st: State,
+        bound: frozenset[str],
+        block: str,
+    ) -> None:
+        """``name`` holds the handle lent by ``e`` until the with block of ``ctx`` ends
+        (``with e as name``, or ``name = stack.enter_context(e)``: then ``block`` is how
+        the stack's block reads in messages); ``bound``: the names that block binds."""
+        if (name, fact.id) not in ctx.expires:
+            ctx.expires.append((name, fact.id))
+        st.put(name, frozenset({("L", fact.id, 0)}))
+        self.lend_bound[fact.id] = bound
+        chain = None
+        callee = e.callee
+        if isinstance(callee, MemberExpr) and callee.name == "lend":
+            chain = path_chain(callee.expr)
+            self.lend_blocks[fact.id] = block or '"with ... .lend()"'
+        if fact.id not in self.lend_blocks:
+            # a user context manager (``with borrowed(host) as v:``): the owner is its
+            # first argument
+            shown = path_chain(callee)
+            cm = display_path(shown[-1][0]) if shown else fact.callee
+            self.lend_blocks[fact.id] = block or f'"with {cm}(...)"'
+            chain = path_chain(e.args[0]) if e.args else None
+        owner = display_path(chain[-1][0]) if chain else ""
+        self.lends[fact.id] = (name, owner)
+
+    def stack_lend(self, name: str, rv: CallExpr, st: State) -> None:
+        """``name = stack.enter_context(x.lend())`` inside ``with ExitStack() as stack``:
+        a lend that ends with the stack's block (and borrows ``x`` until then)."""
+        entered = entered_on_stack(rv)
+        if entered is None:
+            return
+        stack, inner = entered
+        fact = self.scope.fact_for(inner, self.infer)
+        if fact is None or not fact.lend:
+            return
+        for ctx in reversed(self.stack):
+            if ctx.kind == "with" and stack in ctx.stacks:
+                label, bound = ctx.stacks[stack]
+                self.enter_lend(ctx, name, inner, fact, st, bound, label)
+                borrow = borrowed_owner(inner, fact)
+                if borrow is not None and root_name(borrow[0]) not in bound:
+                    if (*borrow, inner.line) not in ctx.borrows:
+                        ctx.borrows.append((*borrow, inner.line))
+                return
 
     def try_(self, s: TryStmt, st: State) -> State | None:
         fin: _Ctx | None = None
@@ -1275,6 +1336,31 @@ class Analysis:
                 self.read(chain, st, escape=False)
                 self.complete(e, key, st)
                 return st
+        through = awaited_through(e.expr) if isinstance(e.expr, CallExpr) else None
+        if isinstance(e.expr, CallExpr) and through is not None:
+            # ``await asyncio.wait_for(t, 5)`` (shield, gather): completes ``t`` like
+            # ``await t`` once the call's arguments are evaluated; if it raises (a
+            # timeout), the handlers see ``t`` still pending, as at run time.
+            cur: State | None = self.ex(e.expr.callee, st)
+            done: list[str] = []
+            for arg in e.expr.args:
+                if cur is None:
+                    return None
+                chain = path_chain(arg) if any(arg is x for x in through) else None
+                atoms = cur.vals.get(chain[-1][0]) if chain is not None else None
+                if chain is not None and (
+                    (atoms is not None and any(a[0] in TRANSFER_KINDS for a in atoms))
+                    or is_transfer(static_type(arg))
+                ):
+                    self.read(chain, cur, escape=False)
+                    if chain[-1][0] not in done:
+                        done.append(chain[-1][0])
+                else:
+                    cur = self.ex(arg, cur)
+            for key in done if cur is not None else ():
+                assert cur is not None
+                self.complete(e, key, cur)
+            return cur
         return self.ex(e.expr, st)
 
     def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:
