@@ -26,6 +26,7 @@ all while a type they depend on is not inferred yet.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -47,6 +48,7 @@ from mypy.types import CallableType
 
 from .facts import Fact, InferInfo, _receiver_info, map_actuals, ret_kind
 from .flow import Analysis
+from .inputs import Inputs
 from .paths import path_chain, path_extends, position_key
 from .scope import Scope
 from .state import State
@@ -203,7 +205,12 @@ class Objects:
     """The plugin's registry of class summaries (one per plugin instance); the
     ``scope.ObjectModel`` of every scope."""
 
-    def __init__(self, fine_grained: bool = False) -> None:
+    def __init__(
+        self, fine_grained: bool = False, foreign: Callable[[str], bool] | None = None
+    ) -> None:
+        #: Is a full name defined where bodies are not summarised (an installed
+        #: package, a stub, a module whose errors are discarded)? (the plugin's)
+        self.foreign: Callable[[str], bool] = foreign or (lambda _name: False)
         #: One build sees each class once: a complete summary is final (dmypy edits
         #: classes in place, so there the fingerprint is checked every time).
         self._fine_grained = fine_grained
@@ -225,14 +232,16 @@ class Objects:
         self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
         self._fbusy: set[str] = set()
+        #: What functions and methods do to their inputs (parameters, free variables).
+        self.inputs = Inputs(self, fine_grained, self.foreign)
 
     # -- summaries -------------------------------------------------------------------
     def summary(self, info: TypeInfo) -> ClassSummary | None:
         if isinstance(info, FakeInfo):
             return None
         name = info.fullname
-        if info.module_name.split(".")[0] == "numbaxfer":
-            return None  # the library's own classes: their signatures say what they do
+        if info.module_name.split(".")[0] == "numbaxfer" or self.foreign(name):
+            return None  # the library's own classes (their signatures say what they do)
         if not self._depth:
             self._incomplete = False
         if not self._fine_grained and name in self._final:
@@ -425,6 +434,8 @@ class Objects:
         positional parameters: the same summary as a method's, one per parameter."""
         if not isinstance(fn.info, FakeInfo) or fn.fullname.split(".")[0] == "numbaxfer":
             return None
+        if self.foreign(fn.fullname):
+            return None
         if not _has_syntax(fn):
             return None
         name = fn.fullname
@@ -516,6 +527,10 @@ class Objects:
     def call(self, an: object, call: CallExpr, st: State) -> None:
         if not isinstance(an, Analysis):
             return
+        self._call(an, call, st)
+        self.inputs.apply(an, call, st)  # then what it does to its arguments (inputs.py)
+
+    def _call(self, an: Analysis, call: CallExpr, st: State) -> None:
         if not isinstance(call.callee, MemberExpr) or isinstance(call.callee.node, FuncDef):
             self._function_call(an, call, st)
             return
@@ -619,9 +634,10 @@ class Objects:
     def method_matters(self, info: TypeInfo, method: str) -> bool:
         """Do calls of ``info.method`` change or read what other methods move?"""
         summary = self.summary(info)
-        if summary is None or not summary.moved:
-            return False
-        return method in summary.methods
+        if summary is not None and summary.moved and method in summary.methods:
+            return True
+        fn = info.get_method(method)
+        return isinstance(fn, FuncDef) and self.inputs.matters(fn, _label(info, method))
 
     def attribute_matters(self, info: TypeInfo, attr: str) -> bool:
         """Is ``self.<attr>`` possibly moved at the entry of some method (protocol)?"""
@@ -631,11 +647,11 @@ class Objects:
     def function_matters(self, fn: FuncDef) -> bool:
         """Does a call of the plain function ``fn`` read or change its arguments'
         attributes?"""
-        return bool(self.function_summary(fn))
+        return bool(self.function_summary(fn)) or self.inputs.matters(fn, fn.name)
 
     def incomplete(self) -> bool:
         """Was the last summary built while a type it needs was not inferred?"""
-        return self._incomplete
+        return self._incomplete or self.inputs.incomplete()
 
 
 def _class_summary(methods: dict[str, MethodSummary]) -> ClassSummary:

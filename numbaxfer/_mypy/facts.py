@@ -55,10 +55,12 @@ from .names import (
 
 class Fact:
     __slots__ = (
+        "called",
         "callee",
         "confirmed",
         "consumed",
         "end",
+        "free",
         "handles",
         "holder",
         "id",
@@ -67,6 +69,7 @@ class Fact:
         "mapping",
         "noreturn",
         "origin",
+        "param",
         "producer",
         "wait",
     )
@@ -92,6 +95,14 @@ class Fact:
         self.holder = ""
         #: The producer is ``Stream.map``: its result is a Mapping (``device`` ends with it).
         self.mapping = False
+        #: For a move made inside a called function through one of its inputs
+        #: (``inputs.py``): the parameter, not declared ``Consumed``, that took the
+        #: argument ("" if none) ...
+        self.param = ""
+        #: ... or True where it took a variable of the caller's scope it reads (a global,
+        #: or a variable of the enclosing function); and the call as written ("u.push").
+        self.free = False
+        self.called = ""
 
     def relevant(self) -> bool:
         return bool(self.consumed) or self.producer or self.lend or self.wait

@@ -202,6 +202,10 @@ class Analysis:
         self.partials: dict[str, CallExpr] = {}
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
+        #: path -> (the function that stored a parameter's object there, line of the
+        #: call, what it stored): ``w.attach(ls)`` stored ``ls`` in ``w.stream``
+        #: (``inputs.py``; for messages)
+        self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -1276,12 +1280,17 @@ class Analysis:
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
-        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr)):
-            # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes.
-            self.scope.objects.call(self, e, cur)
-        if isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs:
+        local = isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs
+        if local and isinstance(callee, NameExpr):
+            # A local function reads what it reads before it does anything to it
+            # (so before the effects below: a move it makes is not a use of its own).
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
+        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr) or local):
+            # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes, and
+            # what a function does to its arguments and to the variables it reads
+            # (``classes.py``, ``inputs.py``).
+            self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
             for q in sorted(self.scope.writes[callee.name]):
                 self.rebind(q, cur, e)

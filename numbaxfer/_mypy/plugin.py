@@ -19,9 +19,11 @@ from mypy.nodes import (
     FuncItem,
     LambdaExpr,
     MypyFile,
+    NameExpr,
     Node,
     Statement,
     TypeInfo,
+    Var,
 )
 from mypy.options import Options
 from mypy.plugin import (
@@ -110,7 +112,10 @@ class NumbaxferPlugin(Plugin):
         self._fine_grained = bool(getattr(options, "fine_grained_incremental", False))
         self._digest: str | None = None
         #: Summaries of what methods do to their object's attributes (classes.py).
-        self._objects = Objects(self._fine_grained)
+        self._objects = Objects(self._fine_grained, self._foreign)
+        self._foreign_modules: dict[str, bool] = {}
+        #: mypy's files whose errors it discards (the set itself, seen at a first hook)
+        self._ignored: set[str] = set()
         self._attr_hooks: dict[str, _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
         self._object_attrs: dict[str, bool] = {}
@@ -177,6 +182,31 @@ class NumbaxferPlugin(Plugin):
             self._attr_hooks[fullname] = hook
         return hook
 
+    def _foreign(self, fullname: str) -> bool:
+        """Is ``fullname`` (a function, class or method) defined in an installed
+        package (site-packages), a stub, or a module whose errors mypy discards? Their
+        bodies are not summarised: nothing there is reported, and a large library
+        (dask, say) would cost an analysis per function called."""
+        modules = self._modules or {}
+        mod = fullname
+        while mod and mod not in modules:
+            mod = mod.rpartition(".")[0]
+        if not mod:
+            return False  # no module of its own (a nested function): the caller's
+        known = self._foreign_modules.get(mod)
+        if known is None:
+            file = modules.get(mod)
+            path = (getattr(file, "path", "") or "").replace("\\", "/")
+            known = (
+                file is None
+                or bool(getattr(file, "is_stub", False))
+                or "/site-packages/" in path
+                or "/dist-packages/" in path
+                or path in self._ignored
+            )
+            self._foreign_modules[mod] = known
+        return known
+
     def _class_info(self, fullname: str) -> TypeInfo | None:
         sym = self.lookup_fully_qualified(fullname) if fullname else None
         node = sym.node if sym is not None else None
@@ -199,6 +229,23 @@ class NumbaxferPlugin(Plugin):
         if not self._fine_grained and not self._objects.incomplete():
             self._object_calls[fullname] = matters  # one build: decided once
         return matters
+
+    def _local_call(self, ctx: _SigContext) -> bool:
+        """Is this a call, by name, of a function or lambda the scope itself defines,
+        which moves or keeps what it is given (``inputs.py``)? Such a function has no
+        full name to look up."""
+        call = ctx.context
+        if not isinstance(call, CallExpr) or not isinstance(call.callee, NameExpr):
+            return False
+        node = call.callee.node
+        if isinstance(node, FuncDef):
+            sym = self.lookup_fully_qualified(node.fullname) if node.fullname else None
+            if sym is not None and sym.node is node:
+                return False  # it has a full name: ``_object_call`` decided
+        elif not isinstance(node, Var):
+            return False
+        scope = self._scope(ctx.api)
+        return scope is not None and self._objects.inputs.local_matters(scope, call.callee.name)
 
     def _on_object_use(self, api: object) -> None:
         """A use that only the object model makes relevant: make sure the scope has an
@@ -301,6 +348,11 @@ class NumbaxferPlugin(Plugin):
     # -- the check -------------------------------------------------------------------
     def _guarded(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
         try:
+            if not self._ignored:
+                ignored = _ignored_files(ctx.api)
+                if ignored:
+                    self._ignored = ignored
+                    self._foreign_modules.clear()
             self._on_call(ctx, fullname, is_method)
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
@@ -331,7 +383,7 @@ class NumbaxferPlugin(Plugin):
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend"):
-                if self._object_call(fullname):
+                if self._object_call(fullname) or self._local_call(ctx):
                     self._on_object_use(ctx.api)
                 return
         call = ctx.context
@@ -361,7 +413,7 @@ class NumbaxferPlugin(Plugin):
             is_wait,
         )
         if not fact.relevant():
-            if self._object_call(fullname):
+            if self._object_call(fullname) or self._local_call(ctx):
                 self._on_object_use(ctx.api)
             return
         key = position_key(call)
@@ -464,6 +516,13 @@ class NumbaxferPlugin(Plugin):
             else:
                 still.append(message)
         scope.pending = still
+
+
+def _ignored_files(api: object) -> set[str] | None:
+    """mypy's set of files whose errors it discards (filled as it parses them)."""
+    errors = getattr(getattr(api, "msg", None), "errors", None)
+    ignored = getattr(errors, "ignored_files", None)
+    return ignored if isinstance(ignored, set) else None
 
 
 def _errors_ignored(api: object) -> bool:

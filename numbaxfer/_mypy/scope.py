@@ -38,6 +38,7 @@ class Scope:
         "confirmed",
         "facts",
         "local_funcs",
+        "local_inputs",
         "nested_reads",
         "node",
         "objects",
@@ -66,6 +67,8 @@ class Scope:
         self.objects: ObjectModel | None = None
         #: Facts standing for a move made inside a method, by (class, method, path).
         self.origin_facts: dict[tuple[str, ...], Fact] = {}
+        #: What this scope's own functions do to their inputs (``inputs.py``, lazily).
+        self.local_inputs: object = None
         funcs: dict[str, set[str]] = {}
         writes: dict[str, set[str]] = {}
         reads: set[str] = set()

@@ -20,6 +20,8 @@ from mypy.nodes import (
 #   P  pending transfer from fact      E  transfer handed on (escaped: not ours to check)
 #   W  transfer completed (extra: line of the wait)
 #   X  lent handle whose block ended (fact: the lend call)
+#   N  the value a parameter had at entry (summaries only, ``inputs.py``; fact: a
+#      sentinel standing for the parameter): inert, copied along with the value
 # --------------------------------------------------------------------------------------
 
 Atom: TypeAlias = tuple[str, int, int]

@@ -50,6 +50,7 @@ PLUGIN_LAYERS: list[set[str]] = [
     {"_mypy.blocks"},
     {"_mypy.scope"},
     {"_mypy.flow"},
+    {"_mypy.inputs"},
     {"_mypy.classes"},
     {"_mypy.wording"},
     {

@@ -24,6 +24,9 @@ CODE: Final = ErrorCode(
 #: lent handle leaving its block (``extra`` says how).
 EVENTS: Final = frozenset({"use", "escape"})
 
+#: Added to the fix where a function kept the lent handle (``w.attach(ls)``, inputs.py).
+STORED_FIX: Final = "; pass it to the calls that need it inside the block instead of storing it"
+
 _HOW: Final = {
     "return": "is returned from its block",
     "store": "is stored where it outlives its block",
@@ -60,9 +63,23 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         return
     maybe = any(a[0] != "X" for a in ev.atoms)
     verb = "may be used" if maybe else "is used"
+    notes: list[str] = []
+    lent = {an.lends.get(f.id, ("", ""))[0] for f in lends} - {"", ev.path}
+    stored = an.stored_by.get(ev.path)
+    if stored is not None and not {("L", f.id, 0) for f in lends} & stored[2]:
+        stored = None  # it was stored there, but not this lend
+    if lent:
+        same = f'the same object as "{sorted(lent)[0]}"'
+        if stored is not None:  # ``w.attach(ls)`` kept it in ``w.stream`` (inputs.py)
+            same += f', stored by "{stored[0]}()" at line {stored[1]}'
+        notes.append(same)
+    if ev.extra:
+        notes.append(f'read by "{ev.extra}()", called here')
+    shown = f'"{name}"' + (f" ({'; '.join(notes)})" if notes else "")
     text = (
-        f'Lent handle "{name}" {verb} after its {block} block (lent at '
+        f"Lent handle {shown} {verb} after its {block} block (lent at "
         f"{lines_text(lines)}) has ended{' on some path' if maybe else ''}; "
         + LEND_ENDED_FIX.format(owner=owner)
+        + (STORED_FIX if stored is not None else "")
     )
     yield (CODE, ev.node, text, (*ev.dedupe(), "l"))

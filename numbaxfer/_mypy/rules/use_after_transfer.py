@@ -63,9 +63,24 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
 
 
 def _origin_fix(f: Fact, moved: str) -> str:
-    """The fix for a move made inside a method (``classes.py``)."""
-    if f.holder:
+    """The fix for a move made inside a method (``classes.py``) or inside a function
+    through one of its inputs (``inputs.py``)."""
+    fn = f.origin
+    if f.holder:  # also a method that keeps the transfer of its parameter (inputs.py)
         return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
+    if f.param:
+        return (
+            f'{fn} takes it through its parameter "{f.param}", which is not declared '
+            f"nx.Consumed, and does not give it back: return the handle from {fn} and "
+            f'rebind "{moved} = {f.called or fn[:-2]}(...)", or declare the parameter '
+            "nx.Consumed[...] so that the call reads as a move"
+        )
+    if f.free:
+        return (
+            f"{fn} moves it (a variable it reads from this scope) and does not take it "
+            f'back: rebind "{moved}" to a new value first, or have {fn} wait for its '
+            f'transfer and rebind "{moved}" there'
+        )
     if f.producer:
         return f'take it back first: "{moved} = <the transfer>.wait()"'
     return f'rebind "{moved}" to a new value first ({f.callee}() owns the old one)'

@@ -1,4 +1,3 @@
-# XFAIL: a nested function that moves a variable of the enclosing function is not followed
 # RUN: raises UseAfterTransferError
 import numpy as np
 

@@ -1,4 +1,3 @@
-# XFAIL: a function that moves a module global (global statement) is not followed to its callers
 # RUN: raises UseAfterTransferError
 import numpy as np
 

@@ -1,6 +1,5 @@
 # A worker object that keeps the lent stream it was given (self.stream = ls) and
 # enqueues on it after the caller's lend block has ended.
-# XFAIL: miss: a lent stream stored in an attribute by a method (w.attach(ls): self.stream = ls) and used through another method (w.run()) after the lend block ended (lend-escape)
 # RUN: raises BorrowError via-call
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 # Local helpers that close over the stream and device array: the buffer is read after
 # a lambda that uploads it, and after a nested def with an nx.Consumed parameter took it.
-# XFAIL: miss: a move inside a lambda (quick = lambda b: s.upload(b, to=dev); quick(host)) is not followed
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

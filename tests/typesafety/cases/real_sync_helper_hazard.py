@@ -1,7 +1,6 @@
 # A synchronous helper that uploads its parameter and waits, without declaring it
 # nx.Consumed and without returning the handle: the caller's handle is the old one,
 # retired by the transfer, and the caller reads it.
-# XFAIL: miss: a helper whose parameter is not declared nx.Consumed moves it (host = s.upload(host, to=dev).wait() rebinds only its local), so the caller's handle is retired by the call; the caller's later use is not reported
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
@@ -27,7 +26,7 @@ def main() -> float:
     with host.write() as a:  # E: use-after-transfer "host" "push_sync()"
         a[:] = 1.0
     s.close()
-    return float(host.read()[0])
+    return float(host.read()[0])  # E: use-after-transfer "host" "push_sync()"
 
 
 main()

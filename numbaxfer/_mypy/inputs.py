@@ -1,0 +1,647 @@
+"""What a called function does to its *inputs*: the objects its parameters receive and
+the variables of the caller's scope it reads (a per-function summary, applied at calls).
+
+``classes.py`` follows what a method does to the attributes of its object; this module
+follows the inputs themselves:
+
+* **moves**: a parameter *not* declared ``nx.Consumed`` whose entry object is moved on
+  some path (``host = s.upload(host, to=dev).wait()`` rebinds only the helper's local:
+  the caller's handle is retired by the call), and a variable of the enclosing scope
+  (a global, or a variable of the enclosing function) the function moves and leaves
+  moved. At the call the argument (or that variable) is moved, with the move's line and
+  the function's name; where the callee returns a transfer, the call's own result
+  carries the move (``t = quick(host)`` then ``host = t.wait()``).
+* **stores**: an attribute of one parameter (``self`` included) left holding the entry
+  object of another (``def attach(self, ls): self.stream = ls``). At the call the
+  attribute path (``w.stream``) is the same object as the argument (``ls``): when ``ls``
+  is a lent handle, it expires with its block, and a later read through a method
+  (``w.run()``) is ``lend-escape``.
+
+A summary comes from one run of the data-flow engine over the body: each parameter
+starts out holding its entry value (an ``N`` atom) and is shadowed by a *ghost* path,
+an alias of it that no code can name or rebind, so the ghost is moved exactly when the
+entry object is, whatever the parameter is rebound to later. Calls inside the body apply
+their own summaries (transitive). A summary that cannot be computed is silence: a body
+not available (a module from mypy's cache), a decorated function, recursion (every
+function of the cycle), a callee typed ``Any`` (no fact), star arguments at the call.
+
+Module-level functions and methods are cached per full name and position (never on
+node identity: dmypy re-analyses nodes in place); nested functions and lambdas, which
+are only followed when called by name in the scope that defines them, are cached on
+that scope (``Scope.local_inputs``), which mypy's binder makes afresh for every check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    AssignmentExpr,
+    AssignmentStmt,
+    CallExpr,
+    Decorator,
+    DelStmt,
+    Expression,
+    FakeInfo,
+    ForStmt,
+    FuncDef,
+    FuncItem,
+    LambdaExpr,
+    ListExpr,
+    MemberExpr,
+    NameExpr,
+    Node,
+    OperatorAssignmentStmt,
+    OverloadedFuncDef,
+    TupleExpr,
+    TypeInfo,
+    Var,
+    WithStmt,
+)
+from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
+
+from .facts import (
+    Fact,
+    InferInfo,
+    _receiver_info,
+    is_consumed,
+    map_actuals,
+    result_info,
+    ret_kind,
+)
+from .flow import Analysis
+from .paths import display_path, path_chain, position_key, root_name
+from .scope import ObjectModel, Scope
+from .state import OWN_SET, State
+from .syntax import (
+    bound_and_declared,
+    child_nodes,
+    free_reads,
+    nested_functions,
+    target_names,
+)
+
+#: Functions whose summary is being computed deeper than this are not followed (silence).
+MAX_DEPTH: Final = 16
+
+
+def ghost(name: str) -> str:
+    """The path shadowing parameter ``name``'s entry object (no code can name it)."""
+    return f"<entry {name}>"
+
+
+@dataclass(frozen=True)
+class InputMove:
+    """An input (parameter, or variable of the caller's scope) left moved by a call."""
+
+    name: str
+    callee: str  # the consuming call inside: "Stream.upload"
+    line: int
+    origin: str  # the function the move was made in: "push_sync", "Worker.push"
+    producer: bool  # that call starts a transfer (which the callee may return)
+    handles: bool  # metadata of the moved value stays readable
+    maybe: bool  # on some paths only
+    holder: str = ""  # the attribute of ``self`` left holding its transfer ("" if none)
+
+
+@dataclass(frozen=True)
+class InputStore:
+    """``obj.attr`` (``obj`` a parameter, ``self`` included) left holding ``src``'s entry
+    object."""
+
+    obj: str
+    attr: str
+    src: str
+    maybe: bool
+
+
+@dataclass
+class InputSummary:
+    params: dict[str, InputMove] = field(default_factory=dict)
+    free: dict[str, InputMove] = field(default_factory=dict)
+    stores: list[InputStore] = field(default_factory=list)
+
+    def empty(self) -> bool:
+        return not (self.params or self.free or self.stores)
+
+
+class _InputScope(Scope):
+    """A body analysed for its summary: facts predicted from declared signatures;
+    ``unknown`` records that one could not be (a type not inferred yet)."""
+
+    __slots__ = ("unknown",)
+
+    def __init__(self, fn: FuncItem) -> None:
+        super().__init__(None, fn, fn.body.body)
+        self.unknown = False
+
+    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
+        key = position_key(call)
+        fact = super().fact_for(call, infer)
+        if fact is None and key not in self.predicted and key not in self.confirmed:
+            self.unknown = True
+        return fact
+
+
+class _Local:
+    """Per scope: its functions callable by name, and their summaries."""
+
+    __slots__ = ("funcs", "summaries")
+
+    def __init__(self, scope: Scope) -> None:
+        #: name -> the one function (def or lambda) the scope binds to it, where the
+        #: scope binds that name nowhere else
+        self.funcs: dict[str, FuncItem] = {}
+        self.summaries: dict[str, InputSummary | None] = {}
+        counts: dict[str, int] = {}
+        _count_bindings(scope.body, counts)
+        rebound = {n for names in scope.writes.values() for n in names} | set(scope.shared)
+        seen: dict[str, FuncItem | None] = {}
+        for name, fn in nested_functions(scope.body):
+            if name is not None:
+                seen[name] = fn if name not in seen else None
+        for name, one in seen.items():
+            if one is not None and counts.get(name) == 1 and name not in rebound:
+                self.funcs[name] = one
+
+
+def _count_bindings(body: Sequence[Node], counts: dict[str, int]) -> None:
+    """How many statements of a scope (not of nested functions) bind each name."""
+    todo: list[Node] = list(body)
+    while todo:
+        n = todo.pop()
+        names: set[str] = set()
+        if isinstance(n, AssignmentStmt):
+            for lv in n.lvalues:
+                target_names(lv, names)
+        elif isinstance(n, OperatorAssignmentStmt):
+            target_names(n.lvalue, names)
+        elif isinstance(n, ForStmt):
+            target_names(n.index, names)
+        elif isinstance(n, WithStmt):
+            for t in n.target:
+                if t is not None:
+                    target_names(t, names)
+        elif isinstance(n, AssignmentExpr):
+            names.add(n.target.name)
+        elif isinstance(n, DelStmt):
+            target_names(n.expr, names)
+        elif isinstance(n, (FuncDef, Decorator, OverloadedFuncDef)):
+            counts[n.name] = counts.get(n.name, 0) + 1
+            continue  # a nested body binds its own names
+        elif isinstance(n, LambdaExpr):
+            continue
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        todo.extend(child_nodes(n))
+
+
+def _is_method(fn: FuncItem) -> bool:
+    return (
+        isinstance(fn, FuncDef)
+        and not isinstance(fn.info, FakeInfo)
+        and not fn.is_static
+        and not fn.is_class
+    )
+
+
+def _has_syntax(fn: FuncItem) -> bool:
+    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
+
+
+#: Declared parameter types that hold no handle: such parameters are not followed.
+_INERT: Final = frozenset(
+    {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}
+)
+
+
+def _params(fn: FuncItem) -> list[str]:
+    """The parameters an argument path can reach (not ``self``, ``*args``, ``**kw``)."""
+    out = [a.variable.name for a in fn.arguments if a.kind not in (ARG_STAR, ARG_STAR2)]
+    return out[1:] if _is_method(fn) and out else out
+
+
+def _may_hold_handle(fn: FuncItem) -> set[str]:
+    """The parameters whose declared type may hold a handle (not ``int``, ``str``...)."""
+    names = set(_params(fn))
+    t = fn.type if isinstance(fn, FuncDef) else None
+    if isinstance(t, CallableType):
+        for n, at in zip(t.arg_names, t.arg_types, strict=False):
+            p = get_proper_type(at)
+            if n in names and (
+                isinstance(p, NoneType) or (isinstance(p, Instance) and p.type.fullname in _INERT)
+            ):
+                names.discard(n)
+    return names
+
+
+def _worth(fn: FuncItem, names: set[str]) -> bool:
+    """A cheap syntactic filter: one of ``names`` is passed to a call (also in a list
+    or tuple display), or assigned (an alias or a store). Otherwise no summary."""
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        exprs: list[Expression] = []
+        if isinstance(n, CallExpr):
+            exprs = list(n.args)
+        elif isinstance(n, AssignmentStmt):
+            exprs = [n.rvalue]
+        if (
+            isinstance(n, CallExpr)
+            and isinstance(n.callee, NameExpr)
+            and (n.callee.fullname or "").startswith("builtins.")
+        ):
+            exprs = []  # len(), print(), float(): they keep nothing
+        for e in exprs:
+            items = e.items if isinstance(e, (ListExpr, TupleExpr)) else [e]
+            if any(isinstance(i, NameExpr) and i.name in names for i in items):
+                return True
+        todo.extend(child_nodes(n))
+    return False
+
+
+class Inputs:
+    """The registry of input summaries (one per plugin instance, owned by
+    ``classes.Objects``, whose ``call`` hook applies them)."""
+
+    def __init__(
+        self,
+        objects: ObjectModel,
+        fine_grained: bool = False,
+        foreign: Callable[[str], bool] | None = None,
+    ) -> None:
+        self._objects = objects
+        self._foreign: Callable[[str], bool] = foreign or (lambda _name: False)
+        self._fine_grained = fine_grained
+        self._final: dict[str, InputSummary | None] = {}
+        self._cache: dict[str, tuple[tuple[object, ...], InputSummary | None]] = {}
+        #: functions being summarised (innermost last, with their cache keys): a call
+        #: of one is recursion
+        self._stack: list[tuple[FuncItem, str]] = []
+        self._cyclic: set[int] = set()  # positions in _stack that are part of a cycle
+        #: keys of functions found to be part of a cycle: silence, always
+        self._in_cycle: set[str] = set()
+        self._incomplete = False
+
+    # -- summaries ---------------------------------------------------------------
+    def summary(self, fn: FuncItem, label: str, local: _Local | None = None) -> InputSummary | None:
+        """``fn``'s summary (``local``: the scope defining it, for a nested function or a
+        lambda; None for a module-level function or a method)."""
+        if not self._stack:
+            self._incomplete = False
+        if not _has_syntax(fn):
+            return None  # read from mypy's cache: no body
+        if fn.is_generator or fn.is_coroutine or fn.is_async_generator:
+            return None  # calling it runs nothing yet: its body runs when iterated/awaited
+        if isinstance(fn, FuncDef) and (
+            fn.fullname.split(".")[0] == "numbaxfer"
+            or (local is None and self._foreign(fn.fullname))
+        ):
+            return None  # the library's own functions (their signatures say what they do),
+            # installed packages and stubs
+        fp: tuple[object, ...] = (fn.line, fn.column, fn.end_line, fn.end_column)
+        key = f"{fn.fullname if isinstance(fn, FuncDef) else ''}@{fp}"
+        for i, (busy, _) in enumerate(self._stack):
+            if busy is fn:
+                self._cyclic.update(range(i, len(self._stack)))
+                return None  # recursion: the whole cycle is silence
+        if key in self._in_cycle or len(self._stack) >= MAX_DEPTH:
+            return None
+        if local is not None:
+            if label in local.summaries:
+                return local.summaries[label]
+        elif not self._fine_grained and key in self._final:
+            return self._final[key]
+        else:
+            cached = self._cache.get(key)
+            if cached is not None and cached[0] == fp:
+                return cached[1]
+        self._stack.append((fn, key))
+        depth = len(self._stack) - 1
+        try:
+            result, incomplete = self._compute(fn, label)
+        finally:
+            self._stack.pop()
+        if depth in self._cyclic:
+            self._cyclic.discard(depth)
+            self._in_cycle.add(key)
+            result = None
+        self._incomplete = self._incomplete or incomplete
+        if not self._incomplete and not self._cyclic:
+            if local is not None:
+                local.summaries[label] = result
+            else:
+                self._cache[key] = (fp, result)
+                self._final[key] = result
+        return result
+
+    def incomplete(self) -> bool:
+        """Was the last summary built while a type it needs was not inferred?"""
+        return self._incomplete
+
+    def _compute(self, fn: FuncItem, label: str) -> tuple[InputSummary | None, bool]:
+        params = _params(fn)
+        locals_, declared = bound_and_declared(fn.body)
+        free: set[str] = set()
+        if not _is_method(fn):  # a method's free names are globals: not followed
+            own = (locals_ - declared) | {a.variable.name for a in fn.arguments}
+            free = {root_name(r) for r in free_reads(fn)} - own
+        if not _worth(fn, _may_hold_handle(fn) | free):
+            return None, False
+        scope = _InputScope(fn)
+        scope.objects = self._objects
+        entry = State()
+        sentinels: dict[int, str] = {}
+        for p in params:
+            fact = Fact(CallExpr(NameExpr("<entry>"), [], [], []), "<entry>", False)
+            fact.line = -1
+            scope.add(fact)
+            sentinels[fact.id] = p
+            entry.put(p, frozenset({("N", fact.id, 0)}))
+            entry.alias[ghost(p)] = {p: True}
+        an = Analysis(scope, entry)
+        if _is_method(fn) and isinstance(fn, FuncDef):
+            an.inferred[fn.arguments[0].variable.name] = fn.info
+        an.run()
+        incomplete = scope.unknown or an.unresolved
+        out = InputSummary()
+        final = an.final
+        if final is None:
+            return out, incomplete  # never returns normally: nothing after the call runs
+
+        me = _self_of(fn)
+
+        def move(name: str, atoms: frozenset[tuple[str, int, int]]) -> InputMove | None:
+            movers = sorted(
+                (scope.facts[a[1]] for a in atoms if a[0] == "M" and a[1] not in sentinels),
+                key=lambda f: (f.line, f.id),
+            )
+            if not movers:
+                return None
+            f = movers[0]
+            holder = ""
+            if me is not None:  # ``self.pending = self.s.upload(h, ...)``: take it from there
+                for key, held in sorted(final.vals.items()):
+                    if (
+                        key.startswith(me + ".")
+                        and "[" not in key
+                        and (("P", f.id, 0) in held or ("E", f.id, 0) in held)
+                    ):
+                        holder = key[len(me) + 1 :]
+                        break
+            # A move made by a further call (a helper's or a method's summary) is named
+            # by that call: "moved into push_sync() at line 40 in outer()".
+            return InputMove(
+                name=name,
+                callee=f.origin[:-2] if f.origin else f.callee,
+                line=f.end[0] if f.origin else f.line,
+                origin=label,
+                producer=f.producer,
+                handles=f.handles,
+                maybe=any(a[0] != "M" for a in atoms),
+                holder=holder,
+            )
+
+        for p in params:
+            mv = move(p, final.get(ghost(p)))
+            if mv is not None:
+                out.params[p] = mv
+        written = set(declared) & locals_  # global/nonlocal names it rebinds: not followed
+        for key, atoms in sorted(final.vals.items()):
+            root = root_name(key)
+            if "[" in key or key.startswith("<"):
+                continue  # an index, or a ghost
+            if root in free and root not in written:
+                mv = move(key, atoms)
+                if mv is not None:
+                    out.free[key] = mv
+            elif "." in key and (root in params or root == me):
+                srcs = {sentinels[a[1]] for a in atoms if a[0] == "N" and a[1] in sentinels}
+                if len(srcs) == 1:
+                    src = next(iter(srcs))
+                    maybe = any(a[0] != "N" for a in atoms)
+                    out.stores.append(InputStore(root, key[len(root) + 1 :], src, maybe))
+        return (None if out.empty() else out), incomplete
+
+    # -- at a call -----------------------------------------------------------------
+    def local(self, scope: Scope) -> _Local:
+        loc = scope.local_inputs
+        if not isinstance(loc, _Local):
+            loc = _Local(scope)
+            scope.local_inputs = loc
+        return loc
+
+    def target(
+        self, an: Analysis, call: CallExpr
+    ) -> tuple[FuncItem, str, _Local | None, str | None] | None:
+        """The function a call runs, as far as it can be followed: (the function, its
+        label, the defining scope for a local one, the receiver path for a method)."""
+        callee = call.callee
+        if isinstance(callee, NameExpr):
+            loc = self.local(an.scope) if callee.name in an.scope.local_funcs else None
+            fn = loc.funcs.get(callee.name) if loc is not None else None
+            if fn is not None and isinstance(callee.node, (FuncDef, Var)):
+                # A module-level def is cached by its full name; a nested one or a
+                # lambda (no full name of its own) on the scope defining it.
+                nested = isinstance(an.scope.node, FuncItem) or isinstance(fn, LambdaExpr)
+                return fn, callee.name, (loc if nested else None), None
+            node = callee.node
+            if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
+                return node, node.name, None, None
+            return None
+        if isinstance(callee, MemberExpr):
+            node = callee.node
+            if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
+                return node, node.name, None, None  # mod.f(...)
+            chain = path_chain(callee.expr)
+            if chain is not None:
+                info = _receiver(an, callee.expr)
+            elif isinstance(callee.expr, CallExpr):  # ``Uploader(s, dev).push(host)``
+                info = result_info(callee.expr, an.infer)
+            else:
+                info = None
+            if info is None or info.module_name.split(".")[0] == "numbaxfer":
+                return None
+            method = info.get_method(callee.name)
+            if not isinstance(method, FuncDef) or not _is_method(method):
+                return None  # decorated, overloaded, static, or class methods: not followed
+            recv = chain[-1][0] if chain is not None else None
+            return method, f"{info.name}.{callee.name}", None, recv
+        return None
+
+    def apply(self, an: Analysis, call: CallExpr, st: State) -> None:
+        """The summary of the function ``call`` runs, applied to ``st``."""
+        found = self.target(an, call)
+        if found is None:
+            return
+        fn, label, local, recv = found
+        summary = self.summary(fn, label, local)
+        if summary is None:
+            return
+        actuals = _actuals(call, fn)
+        if actuals is None:
+            return
+        own = an.scope.fact_for(call, an.infer)
+        taken = set(own.consumed) if own is not None else set()
+        carried = _returns_transfer(call, fn)
+        declared = _consumed_params(fn)
+        for p, mv in sorted(summary.params.items()):
+            if p in declared:
+                continue  # the signature says it: the call is a move already
+            for j in actuals.get(p, ()):
+                if j in taken:
+                    continue
+                arg = call.args[j]
+                items = arg.items if isinstance(arg, (ListExpr, TupleExpr)) else [arg]
+                for item in items:
+                    chain = path_chain(item)
+                    if chain is not None:
+                        self._move(an, call, st, chain[-1][0], mv, label, own, carried, p)
+        callee = call.callee
+        if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
+            for key, mv in sorted(summary.free.items()):  # a function this scope defines
+                self._move(an, call, st, key, mv, label, own, carried, "")
+        for store in summary.stores:
+            obj = recv if store.obj == _self_of(fn) else _path_of(call, actuals, store.obj)
+            src = _path_of(call, actuals, store.src)
+            if obj is None or src is None:
+                continue
+            target = f"{obj}.{store.attr}"
+            if any(a[0] == "P" for a in st.get(target)):
+                continue  # it held a pending transfer: not followed (silence)
+            an.rebind(target, st, call)
+            if store.maybe:
+                an.compound_keys.add(target)
+                st.put(target, OWN_SET | st.get(src))
+            else:
+                an.alias_field(target, src, st)
+            an.stored_by[target] = (label, call.line, st.get(src))
+
+    def _move(
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        path: str,
+        mv: InputMove,
+        label: str,
+        own: Fact | None,
+        carried: bool,
+        param: str,
+    ) -> None:
+        if mv.producer and carried:
+            # The function returns the transfer: ``t = send(host)`` carries the move
+            # (``host = t.wait()``). Until mypy has checked the call there is no fact
+            # for its result, and nothing is moved yet.
+            if own is None or not own.producer:
+                return
+            fact = own
+        else:
+            key = ("<inputs>", label, mv.name, path)
+            cached = an.scope.origin_facts.get(key)
+            if cached is None:
+                cached = Fact(CallExpr(NameExpr(mv.callee), [], [], []), mv.callee, True)
+                cached.line = mv.line
+                cached.end = (call.line, call.column)
+                cached.handles = mv.handles
+                cached.origin = mv.origin + "()"
+                cached.param = param
+                cached.free = not param
+                shown = path_chain(call.callee)
+                cached.called = display_path(shown[-1][0]) if shown else mv.origin
+                recv = path_chain(call.callee.expr) if isinstance(call.callee, MemberExpr) else None
+                if mv.holder and recv is not None:
+                    cached.holder = f"{recv[-1][0]}.{mv.holder}"  # ``host = st.pending.wait()``
+                # Its transfer, if any, is out of the caller's reach: not a producer here.
+                an.scope.add(cached)
+                an.scope.origin_facts[key] = cached
+            fact = cached
+        moved = an.moved.setdefault(fact.id, [])
+        if path not in moved:
+            moved.append(path)
+        atoms = frozenset({("M", fact.id, 0)})
+        an.invalidate(path, st.get(path) | atoms if mv.maybe else atoms, st)
+
+    def local_matters(self, scope: Scope, name: str) -> bool:
+        """Does a call by name of the scope's own function ``name`` move or keep what it
+        is given (or a variable it reads)?"""
+        if name not in scope.local_funcs:
+            return False
+        loc = self.local(scope)
+        fn = loc.funcs.get(name)
+        if fn is None:
+            return False
+        nested = isinstance(scope.node, FuncItem) or isinstance(fn, LambdaExpr)
+        return self.summary(fn, name, loc if nested else None) is not None
+
+    def matters(self, fn: FuncItem, label: str) -> bool:
+        """Does a call of ``fn`` move or store what it is given?"""
+        return self.summary(fn, label) is not None
+
+
+def _self_of(fn: FuncItem) -> str | None:
+    return fn.arguments[0].variable.name if _is_method(fn) and fn.arguments else None
+
+
+def _consumed_params(fn: FuncItem) -> set[str]:
+    t = fn.type if isinstance(fn, FuncDef) else None
+    if not isinstance(t, CallableType):
+        return set()
+    return {n for n, at in zip(t.arg_names, t.arg_types, strict=False) if n and is_consumed(at)}
+
+
+def _actuals(call: CallExpr, fn: FuncItem) -> dict[str, list[int]] | None:
+    """Parameter name -> indices of the call's arguments passed to it (None where star
+    arguments, or a lambda called with keywords, make it unsure)."""
+    names = [a.variable.name for a in fn.arguments]
+    if _is_method(fn):
+        names = names[1:]
+    t = fn.type if isinstance(fn, FuncDef) else None
+    if isinstance(t, CallableType):
+        mapped = map_actuals(call, t, _is_method(fn))
+        if mapped is None or len(mapped) != len(names):
+            return None
+        return {n: js for n, js in zip(names, mapped, strict=True)}
+    # a lambda (or an unannotated def): positional arguments only
+    if any(k != ARG_POS for k in call.arg_kinds) or len(call.args) > len(names):
+        return None
+    return {names[j]: [j] for j in range(len(call.args))}
+
+
+def _returns_transfer(call: CallExpr, fn: FuncItem) -> bool:
+    """Is the call's declared result a transfer (which then carries what it moved)?"""
+    t: Type | None = fn.type if isinstance(fn, FuncDef) else None
+    if t is None and isinstance(call.callee, NameExpr) and isinstance(call.callee.node, Var):
+        t = call.callee.node.type  # a lambda bound to a name: the name's declared type
+    p = get_proper_type(t) if t is not None else None
+    return isinstance(p, CallableType) and ret_kind(p.ret_type) == "producer"
+
+
+def _path_of(call: CallExpr, actuals: dict[str, list[int]], param: str) -> str | None:
+    js = actuals.get(param, [])
+    if len(js) != 1:
+        return None
+    chain = path_chain(call.args[js[0]])
+    return chain[-1][0] if chain is not None else None
+
+
+def _receiver(an: Analysis, e: Expression) -> TypeInfo | None:
+    fn = an.scope.node
+    if (
+        isinstance(e, NameExpr)
+        and isinstance(fn, FuncDef)
+        and _is_method(fn)
+        and fn.arguments
+        and e.name == fn.arguments[0].variable.name
+    ):
+        return fn.info
+    info = _receiver_info(e, an.infer)
+    if isinstance(info, str):
+        an.unresolved = True  # not inferred yet: try again in a later analysis
+        return None
+    return info
