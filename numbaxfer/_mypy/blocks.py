@@ -10,6 +10,7 @@ from typing import Final
 
 from mypy.nodes import (
     ARG_POS,
+    ARG_STAR,
     Block,
     CallExpr,
     ConditionalExpr,
@@ -115,11 +116,14 @@ def partial_call(
     (``*args``, say), only what f does to the bound arguments is predicted."""
     given = {n for n in call.arg_names if n is not None}
     keep = [i for i, n in enumerate(inner.arg_names) if n is None or n not in given]
+    # f(*bound positional, *call positional, **bound keywords, **call keywords)
+    parts = [(inner, i) for i in keep] + [(call, i) for i in range(len(call.args))]
+    parts.sort(key=lambda p: p[0].arg_kinds[p[1]] not in (ARG_POS, ARG_STAR))  # stable
     full = CallExpr(
         inner.callee,
-        [inner.args[i] for i in keep] + list(call.args),
-        [inner.arg_kinds[i] for i in keep] + list(call.arg_kinds),
-        [inner.arg_names[i] for i in keep] + list(call.arg_names),
+        [c.args[i] for c, i in parts],
+        [c.arg_kinds[i] for c, i in parts],
+        [c.arg_names[i] for c, i in parts],
     )
     full.set_line(call)
     for attempt in (full, inner):

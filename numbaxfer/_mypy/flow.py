@@ -848,9 +848,9 @@ class Analysis:
                 label, bound = ctx.stacks[stack]
                 self.enter_lend(ctx, name, inner, fact, st, bound, label)
                 borrow = borrowed_owner(inner, fact)
-                if borrow is not None and root_name(borrow[0]) not in bound:
-                    if (*borrow, inner.line) not in ctx.borrows:
-                        ctx.borrows.append((*borrow, inner.line))
+                held = (*borrow, inner.line) if borrow is not None else None
+                if held and root_name(held[0]) not in bound and held not in ctx.borrows:
+                    ctx.borrows.append(held)
                 return
 
     def try_(self, s: TryStmt, st: State) -> State | None:

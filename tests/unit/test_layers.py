@@ -58,6 +58,7 @@ PLUGIN_LAYERS: list[set[str]] = [
         "_mypy.rules.lend_escape",
         "_mypy.rules.completed_twice",
         "_mypy.rules.unfinished_transfer",
+        "_mypy.rules.owner_borrowed",
     },
     {"_mypy.rules.scope_ended", "_mypy.rules.mapping_ended"},
     {"_mypy.rules"},
