@@ -16,6 +16,7 @@ from mypy.nodes import (
     ConditionalExpr,
     DictExpr,
     Expression,
+    FuncDef,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -25,9 +26,17 @@ from mypy.nodes import (
     StarExpr,
     TupleExpr,
 )
+from mypy.types import CallableType, Instance, get_proper_type
 
-from .facts import Fact, InferInfo, _is_handle, predict_fact, static_type
-from .names import AWAIT_ALL, AWAIT_ONE, EXIT_STACKS, FUNCTOOLS_PARTIAL, PINNED_SCOPES
+from .facts import Fact, InferInfo, _is_handle, predict_fact, result_info, static_type
+from .names import (
+    AWAIT_ALL,
+    AWAIT_ONE,
+    EXIT_STACKS,
+    EXPECTS_RAISE,
+    FUNCTOOLS_PARTIAL,
+    PINNED_SCOPES,
+)
 from .paths import path_chain
 from .syntax import child_nodes
 
@@ -62,6 +71,25 @@ def borrowed_owner(e: Expression, fact: Fact | None) -> tuple[str, str] | None:
     if name == "write" and (t is None or not _is_handle(t)):
         return None
     return chain[-1][0], name
+
+
+def swallows(e: Expression, infer: InferInfo) -> str:
+    """What the context manager of ``with e:`` does with an exception of its body:
+    "always" for ``pytest.raises(...)`` (the body must raise; a body that completes
+    fails the test), "maybe" for one whose ``__exit__`` is declared to return ``bool``
+    (``contextlib.suppress``: the block may end at any statement), "" otherwise."""
+    if not isinstance(e, CallExpr):
+        return ""
+    callee = e.callee
+    if isinstance(callee, RefExpr) and callee.fullname in EXPECTS_RAISE:
+        return "always"
+    info = result_info(e, infer)
+    exit_ = info.get_method("__exit__") if info is not None else None
+    if isinstance(exit_, FuncDef) and isinstance(exit_.type, CallableType):
+        ret = get_proper_type(exit_.type.ret_type)
+        if isinstance(ret, Instance) and ret.type.fullname == "builtins.bool":
+            return "maybe"
+    return ""
 
 
 def pins_in_place(call: CallExpr) -> bool:

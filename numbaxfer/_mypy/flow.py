@@ -75,6 +75,7 @@ from .blocks import (
     partial_call,
     partial_of,
     pins_in_place,
+    swallows,
 )
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
 from .fields import constructor_fields
@@ -202,6 +203,9 @@ class Analysis:
         self.partials: dict[str, CallExpr] = {}
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
+        #: the last statement of a ``with pytest.raises(...)`` body: it raises (or the
+        #: test fails), so a transfer it would return is never discarded
+        self.raiser: Statement | None = None
         #: path -> (the function that stored a parameter's object there, line of the
         #: call, what it stored): ``w.attach(ls)`` stored ``ls`` in ``w.stream``
         #: (``inputs.py``; for messages)
@@ -269,7 +273,7 @@ class Analysis:
             e = s.expr
             if isinstance(e, CallExpr):
                 fact = self.scope.fact_for(e, self.infer)
-                if fact is not None and fact.producer:
+                if fact is not None and fact.producer and s is not self.raiser:
                     self.event("discard", e, "", frozenset({("D", fact.id, 0)}))
             return self.ex(e, st)
         if isinstance(s, AssignmentStmt):
@@ -794,6 +798,9 @@ class Analysis:
                 ctx.borrows.append((*borrow, e.line))
         if cur is None:
             return None
+        swallow = swallows(s.expr[-1], self.infer) if s.expr else ""
+        if swallow:
+            return self.swallowing_with(s, ctx, cur, swallow)
         self.stack.append(ctx)
         try:
             out = self.blk(s.body, cur)
@@ -852,6 +859,31 @@ class Analysis:
                 if held and root_name(held[0]) not in bound and held not in ctx.borrows:
                     ctx.borrows.append(held)
                 return
+
+    def swallowing_with(self, s: WithStmt, ctx: _Ctx, st: State, swallow: str) -> State | None:
+        """A ``with`` whose context manager may swallow the body's exception: like
+        ``try: body except: pass`` (an exception raised BY a statement leaves the state
+        before it: a refused numbaxfer call moves nothing), and for ``pytest.raises``
+        without the path where the body completes."""
+        catch = _Ctx("try")
+        self.stack.append(catch)
+        self.n_try += 1
+        raiser = self.raiser
+        if swallow == "always" and s.body.body:
+            self.raiser = s.body.body[-1]
+        try:
+            self.deliver_exc(st)
+            self.stack.append(ctx)
+            try:
+                out = self.try_body(s.body, st.copy())
+            finally:
+                self.stack.pop()
+        finally:
+            self.raiser = raiser
+            self.n_try -= 1
+            self.stack.pop()
+        normal = self.transform(ctx, out) if out is not None and swallow == "maybe" else None
+        return join_states(normal, catch.exc)
 
     def try_(self, s: TryStmt, st: State) -> State | None:
         fin: _Ctx | None = None

@@ -42,6 +42,9 @@ AWAIT_ONE: Final = frozenset({"asyncio.tasks.wait_for", "asyncio.tasks.shield"})
 AWAIT_ALL: Final = frozenset({"asyncio.tasks.gather"})
 #: ``with contextlib.ExitStack() as stack``: ``stack.enter_context(cm)`` ends with it.
 EXIT_STACKS: Final = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
+#: ``with pytest.raises(E):``: the body ends by an exception (or the test fails), so
+#: what follows the block sees the state at one of the body's raise points.
+EXPECTS_RAISE: Final = frozenset({"_pytest.raises.raises", "_pytest.python_api.raises"})
 #: Handles whose metadata (shape, dtype, ...) may be read in any state.
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}

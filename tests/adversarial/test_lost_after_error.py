@@ -54,12 +54,12 @@ def test_pipeline_step_raising_gives_src_and_dst_back(backend: Any, failing_chun
         _affine_step(s, a, b)
 
     with pytest.raises(ZeroDivisionError):
-        pipe.map(src, into=dst, step=step)  # type: ignore[unfinished-transfer]
-    np.testing.assert_array_equal(src.read(), original)  # type: ignore[use-after-transfer]
-    dst.read()  # type: ignore[use-after-transfer]
-    with dst.write() as w:  # type: ignore[use-after-transfer]
+        pipe.map(src, into=dst, step=step)
+    np.testing.assert_array_equal(src.read(), original)
+    dst.read()
+    with dst.write() as w:
         w[:] = 0.0
-    src, dst = pipe.map(src, into=dst, step=_affine_step).wait()  # type: ignore[use-after-transfer]
+    src, dst = pipe.map(src, into=dst, step=_affine_step).wait()
     np.testing.assert_array_equal(dst.read(), 2.0 * original + 1.0)
     pipe.close()
 
@@ -71,9 +71,9 @@ def test_pipeline_refuses_a_non_callable_step_before_moving(backend: Any, step: 
     pipe = nx.Pipeline(CHUNK, F32, slots=2)
     src, dst = _filled(1.0), _filled(0.0)
     with pytest.raises(TypeError):
-        pipe.map(src, into=dst, step=step)  # type: ignore[unfinished-transfer]
-    assert float(src.read()[0]) == 1.0  # type: ignore[use-after-transfer]
-    dst.read()  # type: ignore[use-after-transfer]
+        pipe.map(src, into=dst, step=step)
+    assert float(src.read()[0]) == 1.0
+    dst.read()
     pipe.close()
 
 
@@ -95,7 +95,7 @@ def test_interrupt_inside_wait_leaves_the_transfer_pending(
     with pytest.raises(KeyboardInterrupt):
         t.wait()
     assert not t.completed
-    h = t.wait()  # type: ignore[transfer-completed-twice]
+    h = t.wait()
     assert float(h.read()[0]) == 5.0
     s.close()
 

@@ -87,10 +87,10 @@ def test_failed_upload_leaves_src_and_cross_stream_state(wrap: Wrapper, method: 
         a[:] = 7.0
     wrap.fail(method, RuntimeError(f"injected {method} failure"))
     with pytest.raises(RuntimeError, match="injected"):
-        t.upload(src, to=d)  # type: ignore[unfinished-transfer]
-    assert float(src.read()[0]) == 7.0  # type: ignore[use-after-transfer]
+        t.upload(src, to=d)
+    assert float(src.read()[0]) == 7.0
     _strict_stream_still_owns(s, d)
-    t.upload(src, to=nx.device_array(N, F32)).wait()  # type: ignore[use-after-transfer]
+    t.upload(src, to=nx.device_array(N, F32)).wait()
     s.close()
     t.close()
 
@@ -133,9 +133,9 @@ def test_failed_pipeline_enqueue_gives_arrays_back(wrap: Wrapper, method: str) -
     dst = nx.pinned_array(N, F32)
     wrap.fail(method, RuntimeError(f"injected {method} failure"), skip=2)
     with pytest.raises(RuntimeError, match="injected"):
-        pipe.map(src, into=dst, step=lambda s, a, b: s.launch(add_one, 1, 16, a))  # type: ignore[unfinished-transfer]
-    assert float(src.read()[0]) == 4.0  # type: ignore[use-after-transfer]
-    dst.read()  # type: ignore[use-after-transfer]
+        pipe.map(src, into=dst, step=lambda s, a, b: s.launch(add_one, 1, 16, a))
+    assert float(src.read()[0]) == 4.0
+    dst.read()
     pipe.close()
 
 

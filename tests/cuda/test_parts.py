@@ -50,7 +50,7 @@ def test_bad_split_is_refused_and_changes_nothing(kwargs: dict[str, object]) -> 
     h = nx.pinned_array(10, F32)
     with pytest.raises((TypeError, ValueError)):
         nx.split(h, **kwargs)  # type: ignore[call-overload]
-    h.read()  # type: ignore[use-after-transfer]  # a refused split moves nothing
+    h.read()  # a refused split moves nothing
 
 
 def test_parts_move_into_transfers_on_their_own_streams_and_join() -> None:
@@ -152,7 +152,7 @@ def test_chained_download_on_another_stream_and_a_completed_upload_is_refused() 
     done = s.upload(host, to=dev)
     host = done.wait()
     with pytest.raises(nx.UseAfterTransferError, match="not pending"):
-        t.download(dev, into=done)  # type: ignore[unfinished-transfer]
+        t.download(dev, into=done)
     s.close()
     t.close()
 
@@ -194,7 +194,7 @@ def test_fortran_order_end_to_end_and_mismatches_refused() -> None:
     out = s.download(dev_f, into=nx.pinned_array((3, 4), F32, order="F")).wait()
     np.testing.assert_array_equal(out.read(), a)
     with pytest.raises(ValueError, match="memory order mismatch"):
-        s.upload(host, to=nx.device_array((3, 4), F32))  # type: ignore[unfinished-transfer]
+        s.upload(host, to=nx.device_array((3, 4), F32))
     with pytest.raises(ValueError, match="Fortran-ordered"):
         nx.split(nx.device_array((3, 4), F32, order="F"), 3)
     b = np.asfortranarray(np.zeros((3, 4), F32))

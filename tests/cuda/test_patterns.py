@@ -82,7 +82,7 @@ def test_mapped_array_moves_to_the_kernels_and_comes_back() -> None:
 
 def test_map_takes_only_mapped_memory() -> None:
     with pytest.raises(TypeError, match="mapped_array"):
-        nx.stream().map(nx.pinned_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
+        nx.stream().map(nx.pinned_array(N, np.float32))  # type: ignore[arg-type]
 
 
 # -- asyncio --------------------------------------------------------------------------------

@@ -50,16 +50,16 @@ def test_bad_input_is_refused_and_nothing_moves() -> None:
     pipe = nx.Pipeline(CHUNK, np.float32)
     src = source()
     with pytest.raises(ValueError, match="the same size as src"):
-        pipe.map(src, into=nx.pinned_array(TOTAL + 1, np.float32), step=step)  # type: ignore[unfinished-transfer]
+        pipe.map(src, into=nx.pinned_array(TOTAL + 1, np.float32), step=step)
     with pytest.raises(ValueError, match="dtype"):
         # (numpy's stubs let float64 pass for float32 statically: caught at run time)
-        pipe.map(src, into=nx.pinned_array(TOTAL, np.float64), step=step)  # type: ignore[use-after-transfer, unfinished-transfer]
+        pipe.map(src, into=nx.pinned_array(TOTAL, np.float64), step=step)
     with pytest.raises(nx.PageableMemoryError):
-        pipe.map(src, into=np.zeros(TOTAL, np.float32), step=step)  # type: ignore[arg-type, use-after-transfer, unfinished-transfer]
-    assert src.read()[5] == 5.0  # type: ignore[use-after-transfer]  # still owned
+        pipe.map(src, into=np.zeros(TOTAL, np.float32), step=step)  # type: ignore[arg-type]
+    assert src.read()[5] == 5.0  # still owned
     pipe.close()
     with pytest.raises(nx.StreamClosedError, match="closed"):
-        pipe.map(src, into=nx.pinned_array(TOTAL, np.float32), step=step)  # type: ignore[use-after-transfer, unfinished-transfer]
+        pipe.map(src, into=nx.pinned_array(TOTAL, np.float32), step=step)
 
 
 def test_a_ragged_last_chunk_is_streamed_too() -> None:

@@ -164,7 +164,7 @@ def test_lent_handle_cannot_write_or_move_at_run_time() -> None:
         with pytest.raises(nx.BorrowError, match="read-only"):
             view.write()  # type: ignore[misc]  # mypy refuses this statically too
         with pytest.raises(nx.BorrowError, match="read-only"):
-            s.upload(view, to=nx.device_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
+            s.upload(view, to=nx.device_array(N, np.float32))  # type: ignore[arg-type]
     assert (host.read() == 2.0).all()
 
 
@@ -246,10 +246,10 @@ def test_lent_device_array_is_a_copy_source_but_not_a_destination() -> None:
         out = s.download(view, into=nx.pinned_array(N, np.float32)).wait()
         assert (out.read() == 6.0).all()
         with pytest.raises(nx.BorrowError):
-            s.upload(host, to=view)  # type: ignore[arg-type, unfinished-transfer]
+            s.upload(host, to=view)  # type: ignore[arg-type]
         with pytest.raises(nx.BorrowError):
-            s.upload(host, to=dev)  # type: ignore[unfinished-transfer, use-after-transfer]  # the owner is lent
-    assert host.read()[0] == 6.0  # type: ignore[use-after-transfer]
+            s.upload(host, to=dev)  # the owner is lent
+    assert host.read()[0] == 6.0
 
 
 # -- rule 5: nothing is copied --------------------------------------------------------------
@@ -265,9 +265,9 @@ def test_ownership_comes_back_without_a_copy() -> None:
 def test_pageable_memory_is_refused_with_the_fix() -> None:
     s = nx.stream()
     with pytest.raises(nx.PageableMemoryError, match="pinned_copy"):
-        s.upload(np.ones(N, np.float32), to=nx.device_array(N, np.float32))  # type: ignore[arg-type, unfinished-transfer]
+        s.upload(np.ones(N, np.float32), to=nx.device_array(N, np.float32))  # type: ignore[arg-type]
     with pytest.raises(nx.PageableMemoryError, match="page-locked"):
-        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[call-overload, unfinished-transfer]
+        s.download(nx.device_array(N, np.float32), into=np.ones(N, np.float32))  # type: ignore[call-overload]
 
 
 @pytest.mark.parametrize(
@@ -279,11 +279,11 @@ def test_shape_or_dtype_mismatch_is_refused_and_nothing_moves(
     s = nx.stream()
     host = filled(1.0)
     with pytest.raises(ValueError, match="mismatch"):
-        s.upload(host, to=nx.device_array(shape, dtype))  # type: ignore[unfinished-transfer]
+        s.upload(host, to=nx.device_array(shape, dtype))
     with pytest.raises(ValueError, match="mismatch"):
-        s.download(nx.device_array(shape, dtype), into=host)  # type: ignore[unfinished-transfer, use-after-transfer]
-    assert host.read()[0] == 1.0  # type: ignore[use-after-transfer]  # still owned, still usable
-    s.upload(host, to=nx.device_array(N, np.float32)).wait()  # type: ignore[use-after-transfer]
+        s.download(nx.device_array(shape, dtype), into=host)
+    assert host.read()[0] == 1.0  # still owned, still usable
+    s.upload(host, to=nx.device_array(N, np.float32)).wait()
 
 
 def test_closed_stream_refuses_work_and_nothing_moves() -> None:
@@ -291,8 +291,8 @@ def test_closed_stream_refuses_work_and_nothing_moves() -> None:
     host = filled(1.0)
     s.close()
     with pytest.raises(nx.StreamClosedError, match="closed at"):
-        s.upload(host, to=nx.device_array(N, np.float32))  # type: ignore[unfinished-transfer]
-    assert host.read()[0] == 1.0  # type: ignore[use-after-transfer]
+        s.upload(host, to=nx.device_array(N, np.float32))
+    assert host.read()[0] == 1.0
     with pytest.raises(nx.StreamClosedError):
         s.close()
 
@@ -301,9 +301,9 @@ def test_wrong_argument_types_are_refused_with_the_fix() -> None:
     s = nx.stream()
     dev = nx.device_array(N, np.float32)
     with pytest.raises(TypeError, match=r"stream\.copy"):
-        s.upload(dev, to=dev)  # type: ignore[arg-type, unfinished-transfer]
+        s.upload(dev, to=dev)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match=r"nx\.device_array"):
-        s.upload(filled(1.0), to=filled(1.0))  # type: ignore[arg-type, unfinished-transfer]
+        s.upload(filled(1.0), to=filled(1.0))  # type: ignore[arg-type]
 
 
 def test_pinned_copy_copies_once_and_owns() -> None:
@@ -344,8 +344,8 @@ def test_lent_stream_enqueues_but_cannot_close() -> None:
         with pytest.raises(nx.BorrowError, match="lent"):
             s.close()
     with pytest.raises(nx.BorrowError, match="has ended"):
-        ls.upload(host, to=dev)  # type: ignore[lend-escape, unfinished-transfer]
-    assert host.read()[0] == 8.0  # type: ignore[use-after-transfer]
+        ls.upload(host, to=dev)  # type: ignore[lend-escape]
+    assert host.read()[0] == 8.0
     s.close()
 
 

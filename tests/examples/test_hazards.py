@@ -212,7 +212,7 @@ def test_numbaxfer_chained_download_takes_the_buffer_from_the_upload(
     with pytest.raises(nx.UseAfterTransferError):
         up.wait()  # type: ignore[use-after-transfer]
     with pytest.raises(nx.UseAfterTransferError, match="not pending"):
-        s.download(d_out, into=up)  # type: ignore[unfinished-transfer]
+        s.download(d_out, into=up)  # type: ignore[use-after-transfer]  # up was moved into down
     host = down.wait()
     assert np.array_equal(host.read(), affine_of(128))
     s.close()
@@ -363,7 +363,7 @@ def test_numbaxfer_refuses_a_part_in_flight_and_the_second_pass_too_early(
         a[-1] = -1.0  # the raw program's write under the copy
     with pytest.raises(nx.UseAfterTransferError, match=r"\[0:128\]"):
         # second pass on another stream before part 0 is home:
-        t.upload(p0, to=ins[0])  # type: ignore[use-after-transfer, unfinished-transfer]
+        t.upload(p0, to=ins[0])  # type: ignore[use-after-transfer]
     with pytest.raises(nx.UseAfterTransferError, match=r"\[0:128\]"):
         nx.join(parts)  # part 0 is in flight (the plugin does not follow list items)
     assert emulator_backend.pending() == pending  # every refusal came before enqueueing
@@ -755,7 +755,7 @@ def test_numbaxfer_refuses_pageable_memory_before_enqueuing(
     a = np.arange(256, dtype=F32)
     with pytest.raises(nx.PageableMemoryError, match=r"nx\.pinned_copy\(array\)"):
         pageable_array = np.ones(256, dtype=F32)
-        s.upload(pageable_array, to=dev)  # type: ignore[arg-type, unfinished-transfer]
+        s.upload(pageable_array, to=dev)  # type: ignore[arg-type]
     assert issubclass(nx.PageableMemoryError, TypeError)
     # the example's helpers catch and return the messages (mypy never sees the type)
     assert "upload(): src is an ordinary numpy array" in pageable.upload_refusal(a, dev, s)
