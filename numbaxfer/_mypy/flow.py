@@ -77,6 +77,7 @@ from .blocks import (
     pins_in_place,
     swallows,
 )
+from .elements import Elements, LoopElements
 from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
 from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
@@ -113,6 +114,7 @@ class _Ctx:
         "borrows",
         "breaks",
         "conts",
+        "elements",
         "exc",
         "expires",
         "finally_body",
@@ -136,6 +138,8 @@ class _Ctx:
         #: ``with ExitStack() as stack``: stack name -> (how the block reads in
         #: messages, the names its body binds); a lend entered on it ends with the block
         self.stacks: dict[str, tuple[str, frozenset[str]]] = {}
+        #: a loop or comprehension: what it moves of containers' elements (elements.py)
+        self.elements: LoopElements | None = None
 
 
 class Event:
@@ -210,6 +214,8 @@ class Analysis:
         #: call, what it stored): ``w.attach(ls)`` stored ``ls`` in ``w.stream``
         #: (``inputs.py``; for messages)
         self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
+        #: elements of containers moved in loops (``for h in hosts: s.upload(h, ...)``)
+        self.elems = Elements(scope.facts, self.compound_keys)
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -275,6 +281,7 @@ class Analysis:
                 fact = self.scope.fact_for(e, self.infer)
                 if fact is not None and fact.producer and s is not self.raiser:
                     self.event("discard", e, "", frozenset({("D", fact.id, 0)}))
+                self.elems.note_discard(e, st)  # ``up.wait()``: its result is lost
             return self.ex(e, st)
         if isinstance(s, AssignmentStmt):
             return self.assign(s, st)
@@ -418,7 +425,21 @@ class Analysis:
             bound = partial_of(rv)
             if bound is not None:
                 self.partials[s.lvalues[0].name] = bound
+        if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            obj = s.lvalues[0].name
+            if isinstance(rv, (ListExpr, TupleExpr)):
+                # ``bufs = [host]``: ``bufs[0]`` is ``host`` (until either is rebound).
+                for i, item in enumerate(rv.items):
+                    if isinstance(item, StarExpr):
+                        break
+                    if isinstance(item, NameExpr) and item.name != obj:
+                        self.alias_field(f"{obj}[{i}]", item.name, r)
+            elif isinstance(rv, (ListComprehension, GeneratorExpr, DictionaryComprehension)):
+                self.elems.note_holder(s.lvalues[0], rv, self.fact_of)
         return r
+
+    def fact_of(self, call: CallExpr) -> Fact | None:
+        return self.scope.fact_for(call, self.infer)
 
     def alias_field(self, field: str, src: str, st: State) -> None:
         """The field path ``field`` holds the object at path ``src`` (both usable or
@@ -468,6 +489,8 @@ class Analysis:
             else:
                 r = self.ex(lv.base, st)
                 r = self.ex(lv.index, r) if r is not None else None
+                if r is not None:
+                    self.elems.store(lv.base, r)  # a store: the elements may be back
             if r is None:
                 return None
             chain = path_chain(lv)
@@ -546,7 +569,10 @@ class Analysis:
         self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
             if k in st.vals and (path_extends(k, key) or depends_on_name(k, key)):
-                self.lose(st.vals.pop(k))
+                gone = st.vals.pop(k)
+                if not path_extends(k, key):  # ``bufs[$i]`` as ``i`` is rebound in a loop
+                    self.elems.lost(k, gone, self.innermost_loop())
+                self.lose(gone)
         if st.alias:
             st.alias.pop(key, None)
             for name in list(st.alias):
@@ -557,6 +583,12 @@ class Analysis:
                 if not targets:
                     del st.alias[name]
         return st
+
+    def innermost_loop(self) -> LoopElements | None:
+        for ctx in reversed(self.stack):
+            if ctx.elements is not None:
+                return ctx.elements
+        return None
 
     def lose(self, atoms: Atoms | None) -> None:
         """A path holding ``atoms`` is rebound: a transfer still pending or handed on there
@@ -579,6 +611,8 @@ class Analysis:
         )
         if r2 is not None and isinstance(e, IndexExpr):
             r2 = self.ex(e.index, r2)
+            if r2 is not None:
+                self.elems.store(e.base, r2)
         chain = path_chain(e)
         if chain is not None and r2 is not None:
             self.rebind(chain[-1][0], r2, e)
@@ -743,8 +777,10 @@ class Analysis:
             return self.blk(s.body, c)
 
         ctx = _Ctx("loop")
+        ctx.elements = self.elems.loop(s, [])
         self.loop(st, body, ctx)
         after = false_exit[0]
+        self.elems.exit(ctx.elements, [after, *ctx.breaks], s.body)
         if after is not None and s.else_body is not None:
             after = self.blk(s.else_body, after)
         return join_states(after, *ctx.breaks)
@@ -754,12 +790,21 @@ class Analysis:
         if r is None:
             return None
 
+        elements = self.elems.loop(s, [(s.index, s.expr)])
+
         def body(h: State, ctx: _Ctx) -> State | None:
             b = self.bind(s.index, ("fresh", None), h, s)
-            return self.blk(s.body, b) if b is not None else None
+            if b is None:
+                return None
+            self.elems.bind_targets(elements, b)  # ``for h in hosts``: h is an element
+            out = self.blk(s.body, b)
+            self.elems.iteration_end(elements, [out, *ctx.conts, *ctx.breaks])
+            return out
 
         ctx = _Ctx("loop")
+        ctx.elements = elements
         head = self.loop(r, body, ctx)
+        self.elems.exit(elements, [head, *ctx.breaks], s.body)  # marks, see elements.py
         after: State | None = head
         if s.else_body is not None:
             after = self.blk(s.else_body, head.copy())
@@ -1109,6 +1154,7 @@ class Analysis:
             target_names(idx, names)
         saved = {n: first.vals.get(n) for n in names}
         saved_alias = {n: first.alias.get(n) for n in names}
+        elements = self.elems.loop(g, list(zip(g.indices, g.sequences, strict=False)))
 
         def body(h: State, ctx: _Ctx) -> State | None:
             cur: State | None = h
@@ -1122,6 +1168,8 @@ class Analysis:
                     if cur is None:
                         return None
                 cur = self.bind(idx, ("fresh", None), cur, g)
+                if cur is not None:
+                    self.elems.bind_targets(elements, cur)
                 for c in conds:
                     if cur is None:
                         return None
@@ -1129,11 +1177,16 @@ class Analysis:
             if cur is None:
                 return None
             if isinstance(g, GeneratorExpr):
-                return self.ex(g.left_expr, cur)
-            k = self.ex(g.key, cur) if g.key is not None else cur
-            return self.ex(g.value, k) if k is not None else None
+                out = self.ex(g.left_expr, cur)
+            else:
+                k = self.ex(g.key, cur) if g.key is not None else cur
+                out = self.ex(g.value, k) if k is not None else None
+            self.elems.iteration_end(elements, [out])
+            return out
 
-        head = self.loop(first, body, _Ctx("comp"))
+        ctx = _Ctx("comp")
+        ctx.elements = elements
+        head = self.loop(first, body, ctx)
         for n in names:
             head.vals.pop(n, None)
             old = saved[n]
@@ -1143,6 +1196,11 @@ class Analysis:
             old_alias = saved_alias[n]
             if old_alias is not None:
                 head.alias[n] = old_alias
+        for k in [k for k in head.vals if "[$" in k and any(depends_on_name(k, n) for n in names)]:
+            # ``[s.upload(bufs[i]) ...  for i in ...]``: that ``i`` was the comprehension's
+            self.elems.lost(k, head.vals[k], elements)
+            self.lose(head.vals.pop(k))
+        self.elems.exit(elements, [head], g)
         return head
 
     def read(
@@ -1162,6 +1220,9 @@ class Analysis:
         full = chain[-1][0]
         for i, (key, node) in enumerate(chain):
             atoms = st.vals.get(key)
+            if i and self.elems.active and key[len(chain[i - 1][0])] == "[":
+                # an element of a container whose elements may be moved (elements.py)
+                atoms = self.elems.element(chain[i - 1][0], atoms, st)
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
@@ -1267,9 +1328,12 @@ class Analysis:
                 cur = self.ex(a, cur)
         if cur is None:
             return None
+        if self.elems.active:  # a marked container passed on, or a method of it called
+            self.elems.call(e, fact, cur, self.element_use)
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
             for a in e.args:
                 self.escapes(a, cur, "container", callee.expr)
+                self.elems.note_add(callee.expr, a, cur, self.fact_of)
         if fact is not None and isinstance(callee, NameExpr) and callee.name in self.partials:
             # Calling ``p = functools.partial(f, host, ...)`` passes the bound arguments
             # to f: those f consumes move now (reading them first: a second call uses
@@ -1340,6 +1404,10 @@ class Analysis:
                 if owner == key and (op == "move" or op[:-2] in BORROW_BREAKERS[kind]):
                     atoms = frozenset({("B", fact_id, line)})
                     self.event("borrowed", node, key, atoms, f"{op} {kind}")
+
+    def element_use(self, node: Expression, container: str, atoms: Atoms, callee: str) -> None:
+        """The elements of ``container`` (which may be moved) are handed to ``callee``."""
+        self.event("use", node, container, atoms, "elements|" + callee)
 
     def complete(self, node: Expression, key: str, st: State) -> None:
         """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""

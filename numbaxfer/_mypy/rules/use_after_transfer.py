@@ -8,11 +8,12 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
+from ..elements import ELEMENT
 from ..facts import Fact
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from ..wording import fact_order, lines_text, take_back_fix
+from ..wording import fact_order, holder, lines_text, take_back_fix, taken_back
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(
@@ -28,6 +29,9 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     facts = an.scope.facts
     moves = sorted({facts[a[1]] for a in ev.atoms if a[0] == "M"}, key=fact_order)
     if not any(f.confirmed for f in moves):
+        return
+    if any(a[0] == "M" and a[2] == ELEMENT for a in ev.atoms):
+        yield (CODE, ev.node, _element_message(an, ev, moves), ev.dedupe())
         return
     name = display_path(ev.path)
     maybe = any(a[0] != "M" for a in ev.atoms)
@@ -52,6 +56,15 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if ev.path not in moved_paths:  # an alias: take back the moved name
         fix_path = sorted(an.moved.get(moves[0].id, [ev.path]))[0]
     fix = take_back_fix(an, moves[0], display_path(fix_path), use_at)
+    waited = an.elems.discarded.get(moves[0].id)
+    if moves[0].producer and waited is not None and waited < ev.node.line:
+        # ``up.wait()`` as a statement gave the array back and lost it: a second wait
+        # would be an error, the fix is at that wait.
+        taken = taken_back(an, moves[0], display_path(fix_path))
+        fix = (
+            f"the wait() at line {waited} gave it back, but its result was discarded: "
+            f'bind it there ("{taken} = {holder(an, moves[0])}.wait()" at line {waited})'
+        )
     if moves[0].origin:
         fix = _origin_fix(moves[0], display_path(fix_path))
     path_note = " on some path" if maybe else ""
@@ -84,3 +97,56 @@ def _origin_fix(f: Fact, moved: str) -> str:
     if f.producer:
         return f'take it back first: "{moved} = <the transfer>.wait()"'
     return f'rebind "{moved}" to a new value first ({f.callee}() owns the old one)'
+
+
+def _element_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
+    """A use of an element of a container whose elements were moved in a loop (or of
+    the container itself, handed to a call that reads them)."""
+    els = an.elems
+    first = moves[0]
+    container = els.moved_in.get(first.id, "")
+    shown = display_path(container)
+    maybe = any(a[0] != "M" for a in ev.atoms)
+    callees = " / ".join(sorted({f.callee + "()" for f in moves}))
+    lines = lines_text({f.line for f in moves})
+    how, loop_line = els.how.get(container, ("", first.line))
+    moved_how = f' (the elements of "{shown}" were moved {how} in the loop at line {loop_line})'
+    if not how:
+        moved_how = f' (the elements of "{shown}" were moved in the loop at line {loop_line})'
+    if ev.extra.startswith("elements|"):
+        callee = ev.extra[len("elements|") :]
+        verb = "may be used" if maybe else "are used"
+        subject = f'The elements of "{shown}" (passed to {callee}())'
+        moved = "they were moved"
+    else:
+        verb = "may be used" if maybe else "is used"
+        name = display_path(ev.path)
+        subject = f'"{name}" (an element of "{shown}")' if name != shown else f'"{name}"'
+        moved = "it was moved"
+    path_note = " on some path" if maybe else ""
+    return (
+        f"{subject} {verb} after {moved} into {callees} at {lines}{moved_how}{path_note}; "
+        f"{_element_fix(an, first, container)}"
+    )
+
+
+def _element_fix(an: Analysis, f: Fact, container: str) -> str:
+    els = an.elems
+    shown = display_path(container)
+    if not f.producer:
+        return f'rebind "{shown}" to new arrays first ({f.callee}() owns the old ones)'
+    holder = els.holder_of(f.id, an.held_in.get(f.id))
+    held = display_path(holder) if holder else "<the transfers>"
+    if container in els.keyed or (holder is not None and holder in els.keyed):
+        rebuild = f"{shown} = {{k: t.wait() for k, t in {held}.items()}}"
+        each = f"{shown}[k] = {held}[k].wait()"
+    else:
+        rebuild = f"{shown} = [t.wait() for t in {held}]"
+        each = f"{shown}[i] = {held}[i].wait()"
+    waited = els.discarded_loops.get(holder) if holder else None
+    if waited is not None:
+        return (
+            f"the wait() at line {waited} gives them back, but its results are discarded: "
+            f'rebind "{shown}" from the waits there ("{rebuild}")'
+        )
+    return f'take them back first: "{rebuild}" (or "{each}" for each)'

@@ -1,6 +1,5 @@
 # Named buffers in a dict: one is read by its literal key before its upload is waited,
 # and after a loop over .items() moved every buffer, one is read by key.
-# XFAIL: miss: dict values moved through a for target over .items() (for name, buf in bufs.items(): s.upload(buf, ...)) and then read by key (bufs["bias"])
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

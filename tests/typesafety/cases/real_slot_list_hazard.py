@@ -1,6 +1,5 @@
 # A list of k slots indexed by the loop variable: every slot is uploaded in one loop,
 # and a second loop reads each slot before taking it back.
-# XFAIL: miss: slots moved as hosts[i] in one loop and read as hosts[i] in a second loop (i rebound by the second for): the moves are forgotten
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

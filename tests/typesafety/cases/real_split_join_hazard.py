@@ -1,6 +1,5 @@
 # Chunked code with nx.split / nx.join: the parts are joined while their uploads are
 # still in flight (the waits come after), and a part moved into an upload is read.
-# XFAIL: miss: parts kept in a list (hp) moved through a for target (for s, h, d in zip(streams, hp, dp)), then read (hp[0]) and joined (nx.join(hp)) before the uploads are waited
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

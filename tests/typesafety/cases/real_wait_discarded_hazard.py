@@ -1,6 +1,6 @@
 # Waits whose result is thrown away: wait() hands the buffer back as a NEW handle, and
 # the code goes on with the old names, which the transfers retired.
-# XFAIL: miss and wrong fix: list elements moved through a comprehension target and read after `for t in ups: t.wait()` discarded the handles are not reported; an old name read after a discarded `up.wait()` is reported with the fix "host = up.wait()" (a second wait, itself an error) instead of rebinding at the wait of line 27
+# The fix for the old name names a rebind at the wait that discarded it (line 27).
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

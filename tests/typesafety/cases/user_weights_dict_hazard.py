@@ -3,7 +3,7 @@
 # back by name; norms() reads the host copies.
 # Bug: the embedding's maximum is logged while the uploads are still running (the log
 # line was moved up, between the two loops).
-# XFAIL: miss: a dict entry moved through an alias (buf = self.host[name]; self.s.upload(buf, ...) at line 33) and then read by key (self.host["embed"] at line 34); nothing is reported
+# (A dict entry moved through an alias, buf = self.host[name], then read by key.)
 # RUN: raises UseAfterTransferError
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-# XFAIL: a handle stored in a container before the move is another path to the same object
+# A handle in a list display is the same object as the name it came from: moving the
+# name moves bufs[0].
 # RUN: raises UseAfterTransferError
 import numpy as np
 
