@@ -9,6 +9,8 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
+    ARG_STAR,
     Block,
     CallExpr,
     ClassDef,
@@ -32,7 +34,14 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, get_proper_type
 
 from .facts import Fact, InferInfo, _is_handle, predict_fact, result_info, static_type
-from .names import EXPECTS_RAISE, FUNCTOOLS_PARTIAL, PINNED_SCOPES
+from .names import (
+    AWAIT_ALL,
+    AWAIT_ONE,
+    EXIT_STACKS,
+    EXPECTS_RAISE,
+    FUNCTOOLS_PARTIAL,
+    PINNED_SCOPES,
+)
 from .paths import path_chain, root_name
 from .syntax import child_nodes, sub_blocks
 
@@ -146,18 +155,104 @@ def escaping_parts(e: Expression) -> Iterator[Expression]:
             yield x
 
 
-def partial_of(call: CallExpr, infer: InferInfo) -> tuple[Fact, list[Expression]] | None:
-    """For ``functools.partial(f, a, b, k=c)``: what calling it will do to the bound
-    arguments (a predicted fact of ``f(a, b, k=c)``, whose ``consumed`` indexes the
-    bound arguments) and those arguments. None if it binds nothing that moves."""
+def partial_of(call: CallExpr) -> CallExpr | None:
+    """For ``functools.partial(f, a, k=c)``: the call ``f(a, k=c)`` that calling it starts
+    from (its arguments are the bound ones). None if ``call`` is not such a partial."""
     callee = call.callee
     if not (isinstance(callee, RefExpr) and callee.fullname == FUNCTOOLS_PARTIAL) or not call.args:
         return None
-    if call.arg_names[0] is not None or len(call.args) < 2:
+    if call.arg_names[0] is not None:
         return None
     inner = CallExpr(call.args[0], call.args[1:], call.arg_kinds[1:], call.arg_names[1:])
     inner.set_line(call)
-    fact = predict_fact(inner, infer)
-    if not isinstance(fact, Fact) or not fact.consumed:
+    return inner
+
+
+def partial_call(
+    inner: CallExpr, call: CallExpr, infer: InferInfo
+) -> tuple[Fact, list[Expression]] | None:
+    """Calling the partial of ``inner`` as ``call``: a predicted fact of ``f(*bound,
+    *args, **kwargs)`` (a keyword given at the call replaces the bound one, as at run
+    time) and the arguments its ``consumed`` indexes: the bound ones, then the call's.
+    None if nothing of either moves. If the call's arguments cannot be matched to f
+    (``*args``, say), only what f does to the bound arguments is predicted."""
+    given = {n for n in call.arg_names if n is not None}
+    keep = [i for i, n in enumerate(inner.arg_names) if n is None or n not in given]
+    # f(*bound positional, *call positional, **bound keywords, **call keywords)
+    parts = [(inner, i) for i in keep] + [(call, i) for i in range(len(call.args))]
+    parts.sort(key=lambda p: p[0].arg_kinds[p[1]] not in (ARG_POS, ARG_STAR))  # stable
+    full = CallExpr(
+        inner.callee,
+        [c.args[i] for c, i in parts],
+        [c.arg_kinds[i] for c, i in parts],
+        [c.arg_names[i] for c, i in parts],
+    )
+    full.set_line(call)
+    for attempt in (full, inner):
+        fact = predict_fact(attempt, infer)
+        if isinstance(fact, Fact) and fact.consumed:
+            return fact, attempt.args
+    return None
+
+
+def awaited_through(call: CallExpr) -> list[Expression] | None:
+    """``asyncio.wait_for(t, timeout)``, ``asyncio.shield(t)``: ``[t]``; ``asyncio.gather(a,
+    b)`` with positional arguments only: ``[a, b]``. Awaiting the call returns normally
+    only once each of them has completed, like ``await t``. None for any other call (and
+    for ``gather(*ts)`` or ``gather(..., return_exceptions=True)``: a result may then be
+    an exception, its transfer still pending)."""
+    callee = call.callee
+    if not isinstance(callee, RefExpr) or not call.args:
         return None
-    return fact, inner.args
+    if callee.fullname in AWAIT_ONE and call.arg_kinds[0] == ARG_POS:
+        return [call.args[0]]
+    if callee.fullname in AWAIT_ALL and all(k == ARG_POS for k in call.arg_kinds):
+        return list(call.args)
+    return None
+
+
+#: What a body may do with its ``with ExitStack() as stack`` and still have the stack
+#: unwind (ending what it entered) exactly when the block ends: not ``pop_all()``, not
+#: pass it on, store it or rebind it. (``close()`` unwinds earlier: later reads missed.)
+_STACK_METHODS: Final = frozenset(
+    {"enter_context", "callback", "push", "close", "push_async_callback", "push_async_exit"}
+)
+
+
+def _only_stack_calls(body: Block, name: str) -> bool:
+    """Every mention of ``name`` in ``body`` is ``name.<one of _STACK_METHODS>``."""
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, MemberExpr) and isinstance(n.expr, NameExpr) and n.expr.name == name:
+            if n.name not in _STACK_METHODS:
+                return False
+            continue
+        if isinstance(n, NameExpr) and n.name == name:
+            return False
+        todo.extend(child_nodes(n))
+    return True
+
+
+def exit_stack(e: Expression, target: Expression | None, body: Block) -> str | None:
+    """``with contextlib.ExitStack() as stack:`` (or AsyncExitStack) whose body only
+    calls ``stack.enter_context(...)``, ``stack.callback(...)`` and the like: the name
+    ``stack``, whose entered contexts end with the block. None otherwise (silence)."""
+    if not (isinstance(e, CallExpr) and isinstance(e.callee, RefExpr)) or e.args:
+        return None
+    if e.callee.fullname not in EXIT_STACKS or not isinstance(target, NameExpr):
+        return None
+    return target.name if _only_stack_calls(body, target.name) else None
+
+
+def entered_on_stack(call: CallExpr) -> tuple[str, CallExpr] | None:
+    """``stack.enter_context(cm(...))``: (``stack``, the ``cm(...)`` call)."""
+    callee = call.callee
+    if not (isinstance(callee, MemberExpr) and callee.name == "enter_context"):
+        return None
+    if not isinstance(callee.expr, NameExpr) or len(call.args) != 1:
+        return None
+    inner = call.args[0]
+    if call.arg_kinds[0] != ARG_POS or not isinstance(inner, CallExpr):
+        return None
+    return callee.expr.name, inner

@@ -67,8 +67,12 @@ from mypy.patterns import (
 from .blocks import (
     BORROW_BREAKERS,
     CONTAINER_ADDS,
+    awaited_through,
     borrowed_owner,
+    entered_on_stack,
     escaping_parts,
+    exit_stack,
+    partial_call,
     partial_of,
     pins_in_place,
     swallows,
@@ -116,6 +120,7 @@ class _Ctx:
         "finally_body",
         "kind",
         "pins",
+        "stacks",
     )
 
     def __init__(self, kind: str) -> None:
@@ -129,7 +134,11 @@ class _Ctx:
         self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
         #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line,
         #: the statement) while the block runs (rule 3: the owner is borrowed)
-        self.borrows: list[tuple[str, str, int, WithStmt]] = []
+        #: (the statement is None where its body was checked for rebinding already)
+        self.borrows: list[tuple[str, str, int, WithStmt | None]] = []
+        #: ``with ExitStack() as stack``: stack name -> (how the block reads in
+        #: messages, the names its body binds); a lend entered on it ends with the block
+        self.stacks: dict[str, tuple[str, frozenset[str]]] = {}
         #: a loop or comprehension: what it moves of containers' elements (elements.py)
         self.elements: LoopElements | None = None
 
@@ -188,15 +197,15 @@ class Analysis:
         #: moved (handed on or pending, then the variable rebound; or completed into
         #: another name): ``X is None`` proves nothing about their buffers
         self.unpaired: set[int] = set()
-        #: the wait()/await being assigned, and the path it is assigned to
-        self.wait_target: tuple[Expression, str] | None = None
+        #: the wait()/await being assigned (either arm of ``a if c else b``), and the
+        #: path it is assigned to
+        self.wait_target: tuple[tuple[Expression, ...], str] | None = None
         #: lend fact id -> names the lend block binds (a holder made there dies with it)
         self.lend_bound: dict[int, frozenset[str]] = {}
         #: lend fact id -> how its block reads in messages (``with ... .lend()``)
         self.lend_blocks: dict[int, str] = {}
-        #: name -> the ``functools.partial(f, *bound)`` it holds: what f would do to the
-        #: bound arguments (a predicted fact over the bound arguments) and those arguments
-        self.partials: dict[str, tuple[Fact, list[Expression]]] = {}
+        #: name -> the ``functools.partial(f, *bound)`` it holds, as the call ``f(*bound)``
+        self.partials: dict[str, CallExpr] = {}
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
         #: the last statement of a ``with pytest.raises(...)`` body: it raises (or the
@@ -376,13 +385,17 @@ class Analysis:
         if isinstance(rv, TempNode) and rv.no_rhs:
             return st
         self.wait_target = None
-        if len(s.lvalues) == 1 and (
-            isinstance(rv, AwaitExpr)
-            or (isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr))
-        ):
+        arms = (rv.if_expr, rv.else_expr) if isinstance(rv, ConditionalExpr) else (rv,)
+        waits = tuple(
+            x
+            for x in arms
+            if isinstance(x, AwaitExpr)
+            or (isinstance(x, CallExpr) and isinstance(x.callee, MemberExpr))
+        )
+        if len(s.lvalues) == 1 and waits:
             target = path_chain(s.lvalues[0])
             if target is not None:
-                self.wait_target = (rv, target[-1][0])
+                self.wait_target = (waits, target[-1][0])
         for lv in s.lvalues:
             if isinstance(lv, (MemberExpr, IndexExpr)) or (
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
@@ -403,12 +416,14 @@ class Analysis:
                 return None
             r = out
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
+            self.stack_lend(s.lvalues[0].name, rv, r)
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
             obj = s.lvalues[0].name
             for field, arg in constructor_fields(rv):
                 if isinstance(arg, NameExpr) and arg.name != obj:
                     self.alias_field(f"{obj}.{field}", arg.name, r)
-            bound = partial_of(rv, self.infer)
+            bound = partial_of(rv)
             if bound is not None:
                 self.partials[s.lvalues[0].name] = bound
         if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
@@ -626,9 +641,8 @@ class Analysis:
         return join_states(*outs)
 
     def assume(self, cond: Expression, st: State, value: bool) -> State | None:
-        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows one
-        fact: ``t.completed`` is True only after a ``wait()`` of ``t`` (a transfer that
-        no path has waited is not completed, and one every path has waited is)."""
+        """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows
+        ``t.completed`` (see ``assume_completed``) and ``X is None`` / a truth test."""
         if isinstance(cond, UnaryExpr) and cond.op == "not":
             return self.assume(cond.expr, st, not value)
         if isinstance(cond, OpExpr) and cond.op in ("and", "or"):
@@ -644,19 +658,45 @@ class Analysis:
             return self.assume(cond.right, both, not short) if both is not None else None
         if isinstance(cond, MemberExpr) and cond.name == "completed":
             chain = path_chain(cond.expr)
-            atoms = st.vals.get(chain[-1][0]) if chain is not None else None
-            if atoms and all(a[0] in (*TRANSFER_KINDS, "W") for a in atoms):
-                waited = {a[0] == "W" for a in atoms}
-                if value and waited == {False}:
-                    return None  # never waited on any path: not completed
-                if not value and waited == {True}:
-                    return None  # waited on every path: completed
+            if chain is not None and not self.assume_completed(chain[-1][0], st, value):
+                return None
         test = none_test_of(cond, st)
         if test is not None and test[1] == value:
             self.narrow_none(test[0], st)
         elif test is not None:
             self.narrow_not_none(test[0], st)
         return st
+
+    def assume_completed(self, key: str, st: State, value: bool) -> bool:
+        """``key.completed`` is ``value`` here (False: no path gets here). At run time
+        ``completed`` is True once a ``wait()`` (or ``await``) has returned: a W atom is
+        such a path, a P atom one where no code has completed it (pending, held here
+        only), an E atom may be either (handed on). The paths that contradict ``value``
+        are dropped from ``key``; ``done()`` polls and proves nothing."""
+        atoms = st.vals.get(key)
+        if not atoms or not all(a[0] in TRANSFER_KINDS for a in atoms):
+            return True
+        drop = "P" if value else "W"
+        kept = frozenset(a for a in atoms if a[0] != drop)
+        if not kept:
+            return False
+        st.put(key, kept)
+        if not value:
+            return True
+        # Completed: the paths where the transfer was pending are gone, and with them
+        # the move of the one buffer it took, where every completion of it rebound that
+        # buffer (``host = up.wait()``) and nothing else holds it.
+        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+            moved = self.moved.get(pid, [])
+            if pid in self.unpaired or len(moved) != 1:
+                continue
+            if any(a[1] == pid and a[0] in "PE" for v in st.vals.values() for a in v):
+                continue
+            gone = ("M", pid, 0)
+            v = st.get(moved[0])
+            if gone in v:
+                st.put(moved[0], (v - {gone}) or OWN_SET)
+        return True
 
     def narrow_not_none(self, key: str, st: State) -> None:
         """``key`` is not None here: where it may hold a transfer or nothing (``pending =
@@ -786,24 +826,15 @@ class Analysis:
                 if cur is None:
                     return None
                 if fact is not None and fact.lend and isinstance(t, NameExpr):
-                    ctx.expires.append((t.name, fact.id))
-                    cur.put(t.name, frozenset({("L", fact.id, 0)}))
-                    self.lend_bound[fact.id] = frozenset(bound_and_declared(s.body)[0])
-                    owner = ""
-                    chain = None
-                    callee = e.callee if isinstance(e, CallExpr) else None
-                    if isinstance(callee, MemberExpr) and callee.name == "lend":
-                        chain = path_chain(callee.expr)
-                        self.lend_blocks[fact.id] = '"with ... .lend()"'
-                    if isinstance(e, CallExpr) and fact.id not in self.lend_blocks:
-                        # a user context manager (``with borrowed(host) as v:``): the
-                        # owner is its first argument
-                        shown = path_chain(e.callee)
-                        name = display_path(shown[-1][0]) if shown else fact.callee
-                        self.lend_blocks[fact.id] = f'"with {name}(...)"'
-                        chain = path_chain(e.args[0]) if e.args else None
-                    owner = display_path(chain[-1][0]) if chain else ""
-                    self.lends[fact.id] = (t.name, owner)
+                    assert isinstance(e, CallExpr)
+                    bound = frozenset(bound_and_declared(s.body)[0])
+                    self.enter_lend(ctx, t.name, e, fact, cur, bound, "")
+                stack = exit_stack(e, t, s.body)
+                if stack is not None:
+                    shown = path_chain(e.callee) if isinstance(e, CallExpr) else None
+                    cm = display_path(shown[-1][0]) if shown else "ExitStack"
+                    label = f'"with {cm}() as {stack}"'
+                    ctx.stacks[stack] = (label, frozenset(bound_and_declared(s.body)[0]))
             if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
                 names: set[str] = set()
                 target_names(t, names)
@@ -822,6 +853,58 @@ class Analysis:
         finally:
             self.stack.pop()
         return self.transform(ctx, out) if out is not None else None
+
+    def enter_lend(
+        self,
+        ctx: _Ctx,
+        name: str,
+        e: CallExpr,
+        fact: Fact,
+        st: State,
+        bound: frozenset[str],
+        block: str,
+    ) -> None:
+        """``name`` holds the handle lent by ``e`` until the with block of ``ctx`` ends
+        (``with e as name``, or ``name = stack.enter_context(e)``: then ``block`` is how
+        the stack's block reads in messages); ``bound``: the names that block binds."""
+        if (name, fact.id) not in ctx.expires:
+            ctx.expires.append((name, fact.id))
+        st.put(name, frozenset({("L", fact.id, 0)}))
+        self.lend_bound[fact.id] = bound
+        chain = None
+        callee = e.callee
+        if isinstance(callee, MemberExpr) and callee.name == "lend":
+            chain = path_chain(callee.expr)
+            self.lend_blocks[fact.id] = block or '"with ... .lend()"'
+        if fact.id not in self.lend_blocks:
+            # a user context manager (``with borrowed(host) as v:``): the owner is its
+            # first argument
+            shown = path_chain(callee)
+            cm = display_path(shown[-1][0]) if shown else fact.callee
+            self.lend_blocks[fact.id] = block or f'"with {cm}(...)"'
+            chain = path_chain(e.args[0]) if e.args else None
+        owner = display_path(chain[-1][0]) if chain else ""
+        self.lends[fact.id] = (name, owner)
+
+    def stack_lend(self, name: str, rv: CallExpr, st: State) -> None:
+        """``name = stack.enter_context(x.lend())`` inside ``with ExitStack() as stack``:
+        a lend that ends with the stack's block (and borrows ``x`` until then)."""
+        entered = entered_on_stack(rv)
+        if entered is None:
+            return
+        stack, inner = entered
+        fact = self.scope.fact_for(inner, self.infer)
+        if fact is None or not fact.lend:
+            return
+        for ctx in reversed(self.stack):
+            if ctx.kind == "with" and stack in ctx.stacks:
+                label, bound = ctx.stacks[stack]
+                self.enter_lend(ctx, name, inner, fact, st, bound, label)
+                borrow = borrowed_owner(inner, fact)
+                held = (*borrow, inner.line, None) if borrow is not None else None
+                if held and root_name(held[0]) not in bound and held not in ctx.borrows:
+                    ctx.borrows.append(held)
+                return
 
     def swallowing_with(self, s: WithStmt, ctx: _Ctx, st: State, swallow: str) -> State | None:
         """A ``with`` whose context manager may swallow the body's exception: like
@@ -1028,10 +1111,19 @@ class Analysis:
                 return join_states(left, right)
             return self.ex(e.right, left)
         if isinstance(e, ConditionalExpr):
-            c = self.ex(e.cond, st)
+            # Each arm sees its side of the condition, as an ``if`` statement's branches
+            # do (``seed = up.wait() if up is not None else seed``).
+            c = self.test(e.cond, st)
             if c is None:
                 return None
-            return join_states(self.ex(e.if_expr, c.copy()), self.ex(e.else_expr, c))
+            yes = self.assume(e.cond, c.copy(), True)
+            no = self.assume(e.cond, c.copy(), False)
+            if yes is None and no is None:  # cannot be: keep both arms unnarrowed
+                yes, no = c.copy(), c
+            return join_states(
+                self.ex(e.if_expr, yes) if yes is not None else None,
+                self.ex(e.else_expr, no) if no is not None else None,
+            )
         if isinstance(e, AssignmentExpr):
             r2 = self.ex(e.value, st)
             if r2 is None:
@@ -1246,14 +1338,19 @@ class Analysis:
         if fact is not None and isinstance(callee, NameExpr) and callee.name in self.partials:
             # Calling ``p = functools.partial(f, host, ...)`` passes the bound arguments
             # to f: those f consumes move now (reading them first: a second call uses
-            # a moved buffer).
-            pred, bound = self.partials[callee.name]
-            if fact.callee == "partial.__call__":  # mypy knew no partially applied signature
-                fact.callee = pred.callee
-            for idx in pred.consumed:
-                chain = path_chain(bound[idx]) if idx < len(bound) else None
+            # a moved buffer); and so do the call's own arguments that f consumes, which
+            # mypy cannot match to f when f is overloaded (``partial(s.download, dev)``
+            # called as ``p(into=buf)``).
+            made = partial_call(self.partials[callee.name], e, self.infer)
+            pred, passed = made if made is not None else (None, [])
+            if pred is not None and fact.callee == "partial.__call__":
+                fact.callee = pred.callee  # mypy knew no partially applied signature
+            own = {id(a) for a in e.args}
+            for idx in pred.consumed if pred is not None else ():
+                chain = path_chain(passed[idx]) if idx < len(passed) else None
                 if chain is not None and cur is not None:
-                    self.read([(k, e) for k, _ in chain], cur)  # reported at this call
+                    if id(passed[idx]) not in own:  # bound: read here (the call's: read)
+                        self.read([(k, e) for k, _ in chain], cur)  # reported at this call
                     self.moved.setdefault(fact.id, [])
                     if chain[-1][0] not in self.moved[fact.id]:
                         self.moved[fact.id].append(chain[-1][0])
@@ -1309,7 +1406,7 @@ class Analysis:
                     continue
                 # A body that rebinds the owner's name holds another buffer from there
                 # on: the whole block is left alone (asked only here: rare).
-                if root_name(owner) in bound_and_declared(block.body)[0]:
+                if block is not None and root_name(owner) in bound_and_declared(block.body)[0]:
                     continue
                 atoms = frozenset({("B", fact_id, line)})
                 self.event("borrowed", node, key, atoms, f"{op} {kind}")
@@ -1330,7 +1427,8 @@ class Analysis:
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may
             # stay moved after the transfer is gone.
-            if wt is None or wt[0] is not node or wt[1] not in self.moved.get(pid, []):
+            paired = wt is not None and any(x is node for x in wt[0])
+            if not paired or wt is None or wt[1] not in self.moved.get(pid, []):
                 self.unpaired.add(pid)
         st.put(
             key,
@@ -1353,6 +1451,31 @@ class Analysis:
                 self.read(chain, st, escape=False)
                 self.complete(e, key, st)
                 return st
+        through = awaited_through(e.expr) if isinstance(e.expr, CallExpr) else None
+        if isinstance(e.expr, CallExpr) and through is not None:
+            # ``await asyncio.wait_for(t, 5)`` (shield, gather): completes ``t`` like
+            # ``await t`` once the call's arguments are evaluated; if it raises (a
+            # timeout), the handlers see ``t`` still pending, as at run time.
+            cur: State | None = self.ex(e.expr.callee, st)
+            done: list[str] = []
+            for arg in e.expr.args:
+                if cur is None:
+                    return None
+                chain = path_chain(arg) if any(arg is x for x in through) else None
+                atoms = cur.vals.get(chain[-1][0]) if chain is not None else None
+                if chain is not None and (
+                    (atoms is not None and any(a[0] in TRANSFER_KINDS for a in atoms))
+                    or is_transfer(static_type(arg))
+                ):
+                    self.read(chain, cur, escape=False)
+                    if chain[-1][0] not in done:
+                        done.append(chain[-1][0])
+                else:
+                    cur = self.ex(arg, cur)
+            for key in done if cur is not None else ():
+                assert cur is not None
+                self.complete(e, key, cur)
+            return cur
         return self.ex(e.expr, st)
 
     def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:

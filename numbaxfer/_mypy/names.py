@@ -34,6 +34,14 @@ MAPPING: Final = "numbaxfer._mapped.Mapping"
 #: ``nx.pinned(...)`` / ``nx.mapped(...)``: blocks pinning numpy arrays in place.
 PINNED_SCOPES: Final = frozenset({"numbaxfer._scope.pinned", "numbaxfer._scope.mapped"})
 FUNCTOOLS_PARTIAL: Final = "functools.partial"
+#: ``await asyncio.wait_for(t, timeout)`` / ``await asyncio.shield(t)`` return what
+#: ``await t`` returns, and get there only once ``t.__await__`` has waited (a timeout
+#: or a cancellation leaves it pending: Transfer's awaitable is cancelled before its
+#: ``wait()``); ``await asyncio.gather(a, b)`` returns only once every one has.
+AWAIT_ONE: Final = frozenset({"asyncio.tasks.wait_for", "asyncio.tasks.shield"})
+AWAIT_ALL: Final = frozenset({"asyncio.tasks.gather"})
+#: ``with contextlib.ExitStack() as stack``: ``stack.enter_context(cm)`` ends with it.
+EXIT_STACKS: Final = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
 #: ``with pytest.raises(E):``: the body ends by an exception (or the test fails), so
 #: what follows the block sees the state at one of the body's raise points.
 EXPECTS_RAISE: Final = frozenset({"_pytest.raises.raises", "_pytest.python_api.raises"})

@@ -148,7 +148,7 @@ def test_duplicated_transfer_does_not_hand_the_buffer_out_twice(backend: Any) ->
         second = twin.wait()
         assert first.read().ctypes.data != second.read().ctypes.data  # two owners
     if not t.completed:
-        t.wait()  # type: ignore[transfer-completed-twice]  # not-completed guard: see user_validate_finally_ok
+        t.wait()
     s.close()
 
 

@@ -3,7 +3,6 @@
 # a job whose download would exceed its budget is reported and its buffer taken back.
 # Bug: after the timed await of the upload, the old code's `up.wait()` was kept "to be
 # sure": the transfer is completed twice.
-# XFAIL: miss: `await asyncio.wait_for(up, timeout)` (line 33) is not counted as completing "up", so the later up.wait() (line 34) is not reported as a second completion
 # RUN: raises UseAfterTransferError
 from __future__ import annotations
 

@@ -4,7 +4,6 @@
 # stream is closed by a stack callback. Every transfer completes inside the stack's
 # block and the lent view is only read there.
 # Bug: a final summary reads the lent view after the ExitStack block ended the lend.
-# XFAIL: miss: a lend entered through contextlib.ExitStack (view = stack.enter_context(ref.lend()), line 28) is not tied to the stack's with block (line 24), so the read of view after that block (line 35) is not reported
 # RUN: raises BorrowError
 from __future__ import annotations
 

@@ -4,7 +4,6 @@
 # name, and an optional pending upload is taken back with a conditional expression.
 # Bug: the first layer's value is logged from the buffer handed to fetch() (the
 # partial's download) before that download is waited.
-# XFAIL: false positive and miss: the conditional-expression take-back of lines 30-31 is reported as in user_tuple_helpers_ok (lines 30 and 31); and the move through fetch = functools.partial(s.download, devs[...]) called as fetch(into=seed) (line 40) is not followed, so the read of seed at line 41 is not reported
 # RUN: raises UseAfterTransferError
 from __future__ import annotations
 

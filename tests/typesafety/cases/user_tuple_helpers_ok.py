@@ -2,8 +2,7 @@
 # buffer and returns (transfer, nbytes), fetch = functools.partial(s.download, dev)
 # binds the device source, the waits of several layers are zipped back into a dict by
 # name, and an optional pending upload is taken back with a conditional expression.
-# XFAIL: false positive: an optional upload made by a conditional expression (up = s.upload(...) if warm else None, line 28) and taken back by one (seed = up.wait() if up is not None else seed, line 29) is reported as "may be left unfinished" (line 28) and "may be used" (line 29)
-# (It runs clean on the simulator; its `RUN: ok` header waits for the XFAIL to close.)
+# RUN: ok
 from __future__ import annotations
 
 import functools

@@ -1,9 +1,7 @@
 # Upload, launch, then validate the device result; a failed validation raises, the
 # handler logs the offending input (after taking the buffer back), and the finally
 # block completes the upload on every path with `if not up.completed`.
-# XFAIL: false positive: an except handler that waits (host = up.wait() at line 49) followed by `if not up.completed: host = up.wait()` in the finally (lines 52-53) is reported as "may be completed twice" (line 53) and the upload as "may be left unfinished" (line 40)
-# (It runs clean on the simulator; its `RUN: ok` header waits for the XFAIL to close, since
-# the agreement test would pass and so fail the strict xfail.)
+# RUN: ok
 from __future__ import annotations
 
 from typing import Any
