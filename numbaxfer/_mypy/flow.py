@@ -997,6 +997,8 @@ class Analysis:
             chain = path_chain(e)
             if chain is not None:
                 self.read(chain, st)
+                if self.scope.objects is not None:
+                    self.scope.objects.member(self, e, st)  # ``obj.prop``: its getter runs
                 return st
             return self.ex(e.expr, st)
         if isinstance(e, CallExpr):
@@ -1350,7 +1352,7 @@ class Analysis:
                 return st
         return self.ex(e.expr, st)
 
-    def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:
+    def read_free(self, q: str, call: Expression, st: State, fname: str) -> None:
         for key in path_prefixes(q):
             atoms = st.vals.get(key)
             if atoms is not None and any(a[0] in "MXG" for a in atoms):
