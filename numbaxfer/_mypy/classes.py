@@ -39,6 +39,7 @@ from mypy.nodes import (
     FakeInfo,
     FuncDef,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OverloadedFuncDef,
@@ -217,7 +218,10 @@ class Objects:
     ``scope.ObjectModel`` of every scope."""
 
     def __init__(
-        self, fine_grained: bool = False, foreign: Callable[[str], bool] | None = None
+        self,
+        fine_grained: bool = False,
+        foreign: Callable[[str], bool] | None = None,
+        modules: Callable[[str], MypyFile | None] | None = None,
     ) -> None:
         #: Is a full name defined where bodies are not summarised (an installed
         #: package, a stub, a module whose errors are discarded)? (the plugin's)
@@ -244,7 +248,7 @@ class Objects:
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
         self._fbusy: set[str] = set()
         #: What functions and methods do to their inputs (parameters, free variables).
-        self.inputs = Inputs(self, fine_grained, self.foreign)
+        self.inputs = Inputs(self, fine_grained, self.foreign, modules)
 
     # -- summaries -------------------------------------------------------------------
     def summary(self, info: TypeInfo) -> ClassSummary | None:

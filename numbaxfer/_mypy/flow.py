@@ -1288,10 +1288,13 @@ class Analysis:
             # (so before the effects below: a move it makes is not a use of its own).
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
-        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr) or local):
+        if self.scope.objects is not None and (
+            e.args or isinstance(callee, (MemberExpr, NameExpr)) or local
+        ):
             # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes, and
             # what a function does to its arguments and to the variables it reads
-            # (``classes.py``, ``inputs.py``).
+            # (``classes.py``, ``inputs.py``); ``f()``: to its module's globals
+            # (``module_globals.py``).
             self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
             for q in sorted(self.scope.writes[callee.name]):

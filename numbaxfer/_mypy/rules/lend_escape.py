@@ -14,7 +14,7 @@ from ..._wording import LEND_ENDED_FIX
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from ..wording import fact_order, read_by, lines_text
+from ..wording import fact_order, lines_text, read_by
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(

@@ -13,7 +13,7 @@ from ..facts import Fact
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from ..wording import fact_order, read_by, holder, lines_text, take_back_fix, taken_back
+from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(
