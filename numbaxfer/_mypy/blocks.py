@@ -5,27 +5,36 @@ what ``functools.partial(f, *bound)`` will do to the bound arguments when it is 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 from mypy.nodes import (
+    Block,
     CallExpr,
+    ClassDef,
     ConditionalExpr,
+    Decorator,
     DictExpr,
     Expression,
     FuncDef,
     ListExpr,
     MemberExpr,
+    NameExpr,
+    Node,
+    OverloadedFuncDef,
     RefExpr,
     SetExpr,
     StarExpr,
+    Statement,
     TupleExpr,
+    WithStmt,
 )
 from mypy.types import CallableType, Instance, get_proper_type
 
 from .facts import Fact, InferInfo, _is_handle, predict_fact, result_info, static_type
 from .names import EXPECTS_RAISE, FUNCTOOLS_PARTIAL, PINNED_SCOPES
-from .paths import path_chain
+from .paths import path_chain, root_name
+from .syntax import child_nodes, sub_blocks
 
 #: Methods that keep their argument in the container (``held.append(v)``).
 CONTAINER_ADDS: Final = frozenset(
@@ -58,6 +67,35 @@ def borrowed_owner(e: Expression, fact: Fact | None) -> tuple[str, str] | None:
     if name == "write" and (t is None or not _is_handle(t)):
         return None
     return chain[-1][0], name
+
+
+def borrow_may_conflict(body: Sequence[Statement], call: CallExpr) -> bool:
+    """``call`` is ``h.write()``: is it the context of a ``with`` in ``body`` (not in
+    nested functions) whose block names ``h``'s root at all? If not, that block cannot
+    break rule 3, and the plugin need not analyse the function for it. True when in
+    doubt (the call is not found as a ``with`` context)."""
+    chain = path_chain(call.callee.expr) if isinstance(call.callee, MemberExpr) else None
+    if chain is None:
+        return True
+    root = root_name(chain[-1][0])
+    todo: list[Node] = list(body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, WithStmt) and any(e is call for e in n.expr):
+            return any(isinstance(x, NameExpr) and x.name == root for x in _walk(n.body))
+        if isinstance(n, Block):
+            todo.extend(n.body)
+        elif not isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            todo.extend(sub_blocks(n))
+    return True
+
+
+def _walk(n: Node) -> Iterator[Node]:
+    todo: list[Node] = [n]
+    while todo:
+        x = todo.pop()
+        yield x
+        todo.extend(child_nodes(x))
 
 
 def swallows(e: Expression, infer: InferInfo) -> str:

@@ -127,9 +127,9 @@ class _Ctx:
         self.finally_body: Block | None = None
         #: an ``nx.pinned``/``nx.mapped`` block: (its with statement, the handles it binds)
         self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
-        #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line)
-        #: while the block runs (rule 3: the owner is borrowed)
-        self.borrows: list[tuple[str, str, int]] = []
+        #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line,
+        #: the statement) while the block runs (rule 3: the owner is borrowed)
+        self.borrows: list[tuple[str, str, int, WithStmt]] = []
         #: a loop or comprehension: what it moves of containers' elements (elements.py)
         self.elements: LoopElements | None = None
 
@@ -809,8 +809,8 @@ class Analysis:
                 target_names(t, names)
                 ctx.pins = (s, tuple(sorted(names)))
             borrow = borrowed_owner(e, fact)
-            if borrow is not None and root_name(borrow[0]) not in bound_and_declared(s.body)[0]:
-                ctx.borrows.append((*borrow, e.line))
+            if borrow is not None:
+                ctx.borrows.append((*borrow, e.line, s))
         if cur is None:
             return None
         swallow = swallows(s.expr[-1], self.infer) if s.expr else ""
@@ -1309,10 +1309,15 @@ class Analysis:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
         inside a block that lends it or has its write() view open: rule 3 refuses it."""
         for ctx in self.stack:
-            for owner, kind, line in ctx.borrows:
-                if owner == key and (op == "move" or op[:-2] in BORROW_BREAKERS[kind]):
-                    atoms = frozenset({("B", fact_id, line)})
-                    self.event("borrowed", node, key, atoms, f"{op} {kind}")
+            for owner, kind, line, block in ctx.borrows:
+                if owner != key or (op != "move" and op[:-2] not in BORROW_BREAKERS[kind]):
+                    continue
+                # A body that rebinds the owner's name holds another buffer from there
+                # on: the whole block is left alone (asked only here: rare).
+                if root_name(owner) in bound_and_declared(block.body)[0]:
+                    continue
+                atoms = frozenset({("B", fact_id, line)})
+                self.event("borrowed", node, key, atoms, f"{op} {kind}")
 
     def element_use(self, node: Expression, container: str, atoms: Atoms, callee: str) -> None:
         """The elements of ``container`` (which may be moved) are handed to ``callee``."""

@@ -41,6 +41,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .blocks import borrow_may_conflict
 from .classes import Objects
 from .facts import (
     declared_types,
@@ -364,7 +365,16 @@ class NumbaxferPlugin(Plugin):
 
     def _on_call(self, ctx: _SigContext, fullname: str, is_method: bool) -> None:
         if fullname in BORROW_ENTRIES:
-            self._on_object_use(ctx.api)  # the rules of its block, over its function
+            # The rules of its block, over its function: unless the block never names
+            # the owner (the usual ``with h.write() as a: a[:] = ...``).
+            scope = self._scope(ctx.api)
+            call = ctx.context
+            if (
+                scope is not None
+                and isinstance(call, CallExpr)
+                and borrow_may_conflict(scope.body, call)
+            ):
+                self._on_object_use(ctx.api)
             return
         sig = ctx.default_signature
         partial: CallableType | None = None

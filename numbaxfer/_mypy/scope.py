@@ -15,7 +15,7 @@ from mypy.nodes import (
 from .facts import Fact, InferInfo, predict_fact
 from .paths import position_key, root_name
 from .state import Message, PosKey, State
-from .syntax import bound_and_declared, free_reads, nested_functions, shared_writes
+from .syntax import declared_shared, free_reads, nested_functions, shared_writes
 
 
 class ObjectModel(Protocol):
@@ -104,9 +104,7 @@ class Scope:
         #: Names this function declares global/nonlocal: a transfer bound to one is held
         #: by the other scope (completed there), so it is handed on, not leaked.
         self.shared = (
-            frozenset(bound_and_declared(node.body)[1])
-            if isinstance(node, FuncItem)
-            else frozenset()
+            frozenset(declared_shared(node.body)) if isinstance(node, FuncItem) else frozenset()
         )
         self.local_funcs: dict[str, frozenset[str]] = {
             k: frozenset(r for r in v if r not in funcs) for k, v in funcs.items()

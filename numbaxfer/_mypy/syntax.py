@@ -34,6 +34,7 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     GeneratorExpr,
+    GlobalDecl,
     IfStmt,
     Import,
     ImportFrom,
@@ -46,6 +47,7 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
+    NonlocalDecl,
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
@@ -267,6 +269,23 @@ def _bound_names(body: Node) -> set[str]:
     return out - declared
 
 
+def declared_shared(body: Block) -> set[str]:
+    """Names a body declares ``global``/``nonlocal`` (statements only: cheaper than
+    ``bound_and_declared``, which walks every expression too). Nested functions and
+    classes are their own scopes."""
+    out: set[str] = set()
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (GlobalDecl, NonlocalDecl)):
+            out.update(n.names)
+        elif isinstance(n, Block):
+            todo.extend(n.body)
+        elif not isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            todo.extend(sub_blocks(n))
+    return out
+
+
 def shared_writes(fn: FuncItem) -> set[str]:
     """Names of enclosing scopes that ``fn`` rebinds (``nonlocal x`` / ``global x``)."""
     out, declared = bound_and_declared(fn.body)
@@ -347,7 +366,7 @@ def free_reads(fn: FuncItem) -> set[str]:
     return reads
 
 
-def _sub_blocks(n: Node) -> list[Block]:
+def sub_blocks(n: Node) -> list[Block]:
     """The blocks of a compound statement (no expressions)."""
     if isinstance(n, Block):
         return [n]
@@ -392,7 +411,7 @@ def nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, Fu
             for m in nested_functions(n.defs.body):
                 yield None, m[1]
         else:
-            for b in _sub_blocks(n):
+            for b in sub_blocks(n):
                 todo.extend(b.body)
 
 
