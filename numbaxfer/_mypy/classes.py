@@ -39,6 +39,7 @@ from mypy.nodes import (
     FakeInfo,
     FuncDef,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OverloadedFuncDef,
@@ -126,14 +127,25 @@ def _self_name(fn: FuncDef) -> str | None:
     return fn.arguments[0].variable.name
 
 
+def _property_getter(node: Node | None) -> FuncDef | None:
+    """The getter of a ``@property`` (with or without a setter), else None."""
+    if isinstance(node, OverloadedFuncDef) and node.impl is None and node.items:
+        node = node.items[0]  # ``@x.setter`` makes the property an overload
+    if isinstance(node, Decorator) and node.var.is_property:
+        return node.func
+    return None
+
+
 def _methods(info: TypeInfo) -> dict[str, FuncDef]:
+    """The methods summarised: plain ones, and the getters of properties (a read
+    ``obj.prop`` is a call of its getter). Other decorated methods are not followed."""
     out: dict[str, FuncDef] = {}
     for s in info.defn.defs.body:
-        fn: Node | None = s
-        if isinstance(s, OverloadedFuncDef):
+        fn: Node | None = _property_getter(s) or s
+        if isinstance(s, OverloadedFuncDef) and fn is s:
             fn = s.impl.func if isinstance(s.impl, Decorator) else s.impl
         if isinstance(fn, Decorator):
-            fn = None  # properties and other decorated methods: not followed
+            fn = None
         if isinstance(fn, FuncDef) and _self_name(fn) is not None:
             out[fn.name] = fn
     return out
@@ -206,7 +218,10 @@ class Objects:
     ``scope.ObjectModel`` of every scope."""
 
     def __init__(
-        self, fine_grained: bool = False, foreign: Callable[[str], bool] | None = None
+        self,
+        fine_grained: bool = False,
+        foreign: Callable[[str], bool] | None = None,
+        modules: Callable[[str], MypyFile | None] | None = None,
     ) -> None:
         #: Is a full name defined where bodies are not summarised (an installed
         #: package, a stub, a module whose errors are discarded)? (the plugin's)
@@ -233,7 +248,7 @@ class Objects:
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
         self._fbusy: set[str] = set()
         #: What functions and methods do to their inputs (parameters, free variables).
-        self.inputs = Inputs(self, fine_grained, self.foreign)
+        self.inputs = Inputs(self, fine_grained, self.foreign, modules)
 
     # -- summaries -------------------------------------------------------------------
     def summary(self, info: TypeInfo) -> ClassSummary | None:
@@ -538,30 +553,61 @@ class Objects:
         chain = path_chain(callee.expr)
         if chain is None:
             return
-        obj = chain[-1][0]
         info = self._receiver(an, callee.expr)
         if info is None:
             return
+        self._method_call(an, call, st, info, chain[-1][0], callee.name)
+
+    def _method_call(
+        self, an: Analysis, site: Expression, st: State, info: TypeInfo, obj: str, name: str
+    ) -> None:
+        """``obj.name()`` (or the property read ``obj.name``) at ``site``."""
         building = self._building.get(info.fullname)
         summary: ClassSummary | None = None
         if building is not None:
             fns = self._fns[info.fullname]
-            if callee.name not in fns:
+            if name not in fns:
                 return
-            ms = self._method(info, callee.name, self._cands[info.fullname])
+            ms = self._method(info, name, self._cands[info.fullname])
             entry_attrs: set[str] = set()
         else:
             summary = self.summary(info)
-            ms = summary.methods.get(callee.name) if summary is not None else None
-            entry_attrs = set(summary.entry_moves(callee.name)) if summary else set()
+            ms = summary.methods.get(name) if summary is not None else None
+            entry_attrs = set(summary.entry_moves(name)) if summary else set()
         if ms is None:
             return
-        self._apply(an, call, st, info, ms, obj, _label(info, callee.name), entry_attrs)
+        self._apply(an, site, st, info, ms, obj, _label(info, name), entry_attrs)
+
+    def member(self, an: object, e: MemberExpr, st: State) -> None:
+        """``obj.prop`` read, ``prop`` a property of a summarised class: its getter
+        runs here. A receiver not inferred yet is left to a later analysis (the
+        plugin's attribute hook analyses the scope again when mypy reaches the read)."""
+        if not isinstance(an, Analysis):
+            return
+        chain = path_chain(e.expr)
+        if chain is None:
+            return
+        fn = an.scope.node
+        if (
+            isinstance(e.expr, NameExpr)
+            and isinstance(fn, FuncDef)
+            and not isinstance(fn.info, FakeInfo)
+            and e.expr.name == _self_name(fn)
+        ):
+            info: TypeInfo | str | None = fn.info
+        else:
+            info = _receiver_info(e.expr, an.infer)
+        if not isinstance(info, TypeInfo) or isinstance(info, FakeInfo):
+            return
+        sym = info.get(e.name)
+        if sym is None or _property_getter(sym.node) is None:
+            return
+        self._method_call(an, e, st, info, chain[-1][0], e.name)
 
     def _apply(
         self,
         an: Analysis,
-        call: CallExpr,
+        call: Expression,
         st: State,
         info: TypeInfo | None,
         ms: MethodSummary,
@@ -569,14 +615,15 @@ class Objects:
         label: str,
         entry_attrs: set[str],
     ) -> None:
-        """A summary applied to the object at path ``obj`` at ``call``."""
+        """A summary applied to the object at path ``obj`` at ``call`` (a call, or
+        the read of a property)."""
         # What the method reads before rebinding it. Attributes the method is itself
         # checked for at its entry (the protocol rule) are reported there, not here.
         for attr in sorted(ms.reads - entry_attrs):
             an.read_free(f"{obj}.{attr}", call, st, label)
         for attr in sorted(ms.restores):
             an.rebind(f"{obj}.{attr}", st, call)
-        own = an.scope.fact_for(call, an.infer)
+        own = an.scope.fact_for(call, an.infer) if isinstance(call, CallExpr) else None
         for attr, mv in sorted(ms.moves.items()):
             path = f"{obj}.{attr}"
             if mv.returned and own is not None and own.producer:
@@ -640,9 +687,19 @@ class Objects:
         return isinstance(fn, FuncDef) and self.inputs.matters(fn, _label(info, method))
 
     def attribute_matters(self, info: TypeInfo, attr: str) -> bool:
-        """Is ``self.<attr>`` possibly moved at the entry of some method (protocol)?"""
+        """Is ``self.<attr>`` possibly moved at the entry of some method (protocol), or
+        is ``attr`` a property whose getter reads attributes while some method moves
+        attributes (its read ``obj.attr`` is then a use, like a method call)?"""
         summary = self.summary(info)
-        return summary is not None and attr in summary.protocol
+        if summary is None:
+            return False
+        if attr in summary.protocol:
+            return True
+        ms = summary.methods.get(attr)
+        if ms is None or not ms.reads or not summary.moved:
+            return False
+        sym = info.get(attr)
+        return sym is not None and _property_getter(sym.node) is not None
 
     def function_matters(self, fn: FuncDef) -> bool:
         """Does a call of the plain function ``fn`` read or change its arguments'

@@ -335,6 +335,19 @@ def _receiver_info(e: Expression, infer: InferInfo) -> TypeInfo | str | None:
             return info
         if isinstance(e.node, Var) and e.node.type is None:
             return _UNKNOWN
+    elif isinstance(e, MemberExpr):
+        # ``self.s.upload(...)`` before mypy has inferred ``self.s = nx.stream()`` (a
+        # class summary built while an earlier method is checked): not known *yet*.
+        # The base may be known only to the analysis (``self`` in a summary's body).
+        base = _receiver_info(e.expr, infer)
+        if isinstance(base, str):
+            return base
+        sym = base.get(e.name) if base is not None else None
+        if sym is not None and isinstance(sym.node, Var):
+            if sym.node.type is None:
+                return _UNKNOWN
+            p = get_proper_type(sym.node.type)
+            return p.type if isinstance(p, Instance) else None
     return None
 
 

@@ -1080,6 +1080,8 @@ class Analysis:
             chain = path_chain(e)
             if chain is not None:
                 self.read(chain, st)
+                if self.scope.objects is not None:
+                    self.scope.objects.member(self, e, st)  # ``obj.prop``: its getter runs
                 return st
             return self.ex(e.expr, st)
         if isinstance(e, CallExpr):
@@ -1383,10 +1385,13 @@ class Analysis:
             # (so before the effects below: a move it makes is not a use of its own).
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
-        if self.scope.objects is not None and (e.args or isinstance(callee, MemberExpr) or local):
+        if self.scope.objects is not None and (
+            e.args or isinstance(callee, (MemberExpr, NameExpr)) or local
+        ):
             # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes, and
             # what a function does to its arguments and to the variables it reads
-            # (``classes.py``, ``inputs.py``).
+            # (``classes.py``, ``inputs.py``); ``f()``: to its module's globals
+            # (``module_globals.py``).
             self.scope.objects.call(self, e, cur)
         if isinstance(callee, NameExpr) and callee.name in self.scope.writes:
             for q in sorted(self.scope.writes[callee.name]):
@@ -1478,7 +1483,7 @@ class Analysis:
             return cur
         return self.ex(e.expr, st)
 
-    def read_free(self, q: str, call: CallExpr, st: State, fname: str) -> None:
+    def read_free(self, q: str, call: Expression, st: State, fname: str) -> None:
         for key in path_prefixes(q):
             atoms = st.vals.get(key)
             if atoms is not None and any(a[0] in "MXG" for a in atoms):

@@ -54,6 +54,7 @@ from mypy.nodes import (
     LambdaExpr,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OperatorAssignmentStmt,
@@ -75,6 +76,7 @@ from .facts import (
     ret_kind,
 )
 from .flow import Analysis
+from .module_globals import ModuleGlobals, is_module_function, module_of
 from .paths import display_path, path_chain, position_key, root_name
 from .scope import ObjectModel, Scope
 from .state import OWN_SET, State
@@ -151,9 +153,11 @@ class _InputScope(Scope):
 class _Local:
     """Per scope: its functions callable by name, and their summaries."""
 
-    __slots__ = ("funcs", "summaries")
+    __slots__ = ("_bound", "_scope", "funcs", "summaries")
 
     def __init__(self, scope: Scope) -> None:
+        self._scope = scope
+        self._bound: frozenset[str] | None = None
         #: name -> the one function (def or lambda) the scope binds to it, where the
         #: scope binds that name nowhere else
         self.funcs: dict[str, FuncItem] = {}
@@ -168,6 +172,16 @@ class _Local:
         for name, one in seen.items():
             if one is not None and counts.get(name) == 1 and name not in rebound:
                 self.funcs[name] = one
+
+    def bound(self) -> frozenset[str]:
+        """Names local to the scope (bound and not declared ``global``, parameters)."""
+        if self._bound is None:
+            node = self._scope.node
+            names = set(bound_and_declared(node.body)[0]) if isinstance(node, FuncItem) else set()
+            if isinstance(node, FuncItem):
+                names.update(a.variable.name for a in node.arguments)
+            self._bound = frozenset(names - self._scope.shared)
+        return self._bound
 
 
 def _count_bindings(body: Sequence[Node], counts: dict[str, int]) -> None:
@@ -274,6 +288,7 @@ class Inputs:
         objects: ObjectModel,
         fine_grained: bool = False,
         foreign: Callable[[str], bool] | None = None,
+        modules: Callable[[str], MypyFile | None] | None = None,
     ) -> None:
         self._objects = objects
         self._foreign: Callable[[str], bool] = foreign or (lambda _name: False)
@@ -287,6 +302,8 @@ class Inputs:
         #: keys of functions found to be part of a cycle: silence, always
         self._in_cycle: set[str] = set()
         self._incomplete = False
+        #: What functions read and rebind of their module's globals.
+        self.globals = ModuleGlobals(fine_grained, modules)
 
     # -- summaries ---------------------------------------------------------------
     def summary(self, fn: FuncItem, label: str, local: _Local | None = None) -> InputSummary | None:
@@ -348,10 +365,16 @@ class Inputs:
         params = _params(fn)
         locals_, declared = bound_and_declared(fn.body)
         free: set[str] = set()
+        through = False  # reads globals only through the module functions it calls
         if not _is_method(fn):  # a method's free names are globals: not followed
             own = (locals_ - declared) | {a.variable.name for a in fn.arguments}
             free = {root_name(r) for r in free_reads(fn)} - own
-        if not _worth(fn, _may_hold_handle(fn) | free):
+            effects = self.globals.effects(fn) if is_module_function(fn) else None
+            if effects is not None:  # ``kick()`` calling ``send()``, which moves BUF
+                more = {root_name(r) for r in effects.reads} - own - free
+                through = bool(more)
+                free |= more
+        if not through and not _worth(fn, _may_hold_handle(fn) | free):
             return None, False
         scope = _InputScope(fn)
         scope.objects = self._objects
@@ -475,7 +498,26 @@ class Inputs:
         return None
 
     def apply(self, an: Analysis, call: CallExpr, st: State) -> None:
-        """The summary of the function ``call`` runs, applied to ``st``."""
+        """The summary of the function ``call`` runs, applied to ``st``; for a function
+        of the caller's own module, also what it reads and rebinds of the module's
+        globals (``module_globals.py``)."""
+        peer = self.globals.peer(an.scope.node, call)
+        effects = self.globals.effects(peer) if peer is not None else None
+        unfollowed = self.globals.unfollowed(module_of(peer)) if peer is not None else None
+        if peer is None or effects is None or unfollowed is None:
+            self._apply(an, call, st, set())
+            return
+        own = self.local(an.scope).bound()  # names the caller binds: not the globals
+        for q in sorted(effects.reads):
+            if root_name(q) not in own:
+                an.read_free(q, call, st, peer.name)  # before what it does to them
+        # its moves of globals that no code out of sight may rebind
+        movable = {root_name(k) for k in effects.reads} - own - unfollowed - effects.writes
+        self._apply(an, call, st, movable)
+        for name in sorted(effects.writes - own):
+            an.rebind(name, st, call)
+
+    def _apply(self, an: Analysis, call: CallExpr, st: State, shared: set[str]) -> None:
         found = self.target(an, call)
         if found is None:
             return
@@ -506,6 +548,10 @@ class Inputs:
         if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
             for key, mv in sorted(summary.free.items()):  # a function this scope defines
                 self._move(an, call, st, key, mv, label, own, carried, "")
+        elif summary.free and shared:
+            for key, mv in sorted(summary.free.items()):  # a global of the caller's module
+                if root_name(key) in shared:
+                    self._move(an, call, st, key, mv, label, own, carried, "")
         for store in summary.stores:
             obj = recv if store.obj == _self_of(fn) else _path_of(call, actuals, store.obj)
             src = _path_of(call, actuals, store.src)

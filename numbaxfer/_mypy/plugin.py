@@ -113,7 +113,7 @@ class NumbaxferPlugin(Plugin):
         self._fine_grained = bool(getattr(options, "fine_grained_incremental", False))
         self._digest: str | None = None
         #: Summaries of what methods do to their object's attributes (classes.py).
-        self._objects = Objects(self._fine_grained, self._foreign)
+        self._objects = Objects(self._fine_grained, self._foreign, self._module)
         self._foreign_modules: dict[str, bool] = {}
         #: mypy's files whose errors it discards (the set itself, seen at a first hook)
         self._ignored: set[str] = set()
@@ -207,6 +207,9 @@ class NumbaxferPlugin(Plugin):
             )
             self._foreign_modules[mod] = known
         return known
+
+    def _module(self, name: str) -> MypyFile | None:
+        return (self._modules or {}).get(name)
 
     def _class_info(self, fullname: str) -> TypeInfo | None:
         sym = self.lookup_fully_qualified(fullname) if fullname else None

@@ -7,6 +7,7 @@ from typing import Protocol
 from mypy.nodes import (
     CallExpr,
     FuncItem,
+    MemberExpr,
     Node,
     Statement,
 )
@@ -26,6 +27,9 @@ class ObjectModel(Protocol):
 
     def call(self, an: object, call: CallExpr, st: State) -> None:
         """Apply the effects of ``obj.method()`` on ``obj``'s paths to ``st``."""
+
+    def member(self, an: object, e: MemberExpr, st: State) -> None:
+        """Apply the effects of reading ``obj.attr`` (a property's getter) to ``st``."""
 
 
 class Scope:

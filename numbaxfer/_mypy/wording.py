@@ -3,8 +3,10 @@ prescribes, the array a chained transfer carries."""
 
 from __future__ import annotations
 
+from mypy.nodes import MemberExpr
+
 from .facts import Fact
-from .flow import Analysis
+from .flow import Analysis, Event
 from .paths import display_path
 
 
@@ -14,6 +16,14 @@ def lines_text(lines: set[int]) -> str:
     if len(ordered) == 1:
         return f"line {ordered[0]}"
     return "lines " + ", ".join(str(x) for x in ordered[:-1]) + f" and {ordered[-1]}"
+
+
+def read_by(ev: Event) -> str:
+    """Who read the path at ``ev`` for the caller: a method called there, or a
+    property's getter (``obj.prop``, a member expression)."""
+    if isinstance(ev.node, MemberExpr):
+        return f'read by the property "{ev.extra}", read here'
+    return f'read by "{ev.extra}()", called here'
 
 
 def fact_order(f: Fact) -> tuple[int, int, int]:

@@ -14,7 +14,7 @@ from ..._wording import LEND_ENDED_FIX
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from ..wording import fact_order, lines_text
+from ..wording import fact_order, lines_text, read_by
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(
@@ -74,7 +74,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             same += f', stored by "{stored[0]}()" at line {stored[1]}'
         notes.append(same)
     if ev.extra:
-        notes.append(f'read by "{ev.extra}()", called here')
+        notes.append(read_by(ev))
     shown = f'"{name}"' + (f" ({'; '.join(notes)})" if notes else "")
     text = (
         f"Lent handle {shown} {verb} after its {block} block (lent at "

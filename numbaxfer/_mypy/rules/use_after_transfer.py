@@ -13,7 +13,7 @@ from ..facts import Fact
 from ..flow import Analysis, Event
 from ..paths import display_path
 from ..state import Message
-from ..wording import fact_order, holder, lines_text, take_back_fix, taken_back
+from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
 from .codes import CATEGORY
 
 CODE: Final = ErrorCode(
@@ -43,7 +43,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         others = ", ".join(f'"{display_path(p)}"' for p in sorted(moved_paths))
         subject += f" (the same object as {others})"
     if ev.extra:
-        subject += f' (read by "{ev.extra}()", called here)'
+        subject += f" ({read_by(ev)})"
     verb = "may be used" if maybe else "is used"
     use_at = (ev.node.line, ev.node.column)
     loop = (

@@ -4,7 +4,7 @@
 # upload is not done yet and skipping empty ones.
 # Bug: the empty-job test was put before collect(): it reads job.host while the job's
 # upload still owns it.
-# XFAIL: miss: a dataclass field moved by a helper function (submit(job, s): s.upload(job.host, ...) at line 39, called in a for loop at line 58) and read in the caller before collect(job) (job.host.read() at line 66); nothing is reported
+# XFAIL: miss: an attribute of container elements moved through the loop variable (for job in jobs: submit(job, s) at lines 57-58 moves job.host) leaves no mark on the elements (elements.py marks whole elements, jobs[$*], not jobs[$*].host), and job = jobs.popleft() (line 61) is a fresh value, so job.host.read() at line 66 is not reported (the same helper on a plain variable, submit(job, s); job.host.read(), is caught)
 # RUN: raises UseAfterTransferError
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 # batches; iterating it uploads batch k+1 (prefetch) while the caller trains on batch k.
 # Bug: the first value of the staging buffer is logged right after the next batch was
 # prefetched: _prefetch() has moved self.host into an upload that is still running.
-# XFAIL: miss: self.host moved by a method (_prefetch() at line 48, called from __iter__ at line 62) and read by another method (self._first() at line 63) of the same object; nothing is reported
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

@@ -2,7 +2,6 @@
 # pending upload in module globals; start() moves the buffer into an upload, finish()
 # takes it back through `global`, and checksum() reads it only after finish().
 # Bug: checksum() is called between start() and finish(), while the upload owns STAGING.
-# XFAIL: miss: a module global moved in one function (start(): STREAM.upload(STAGING, ...) at line 26) and read by another function (checksum() reads STAGING at line 37) called between start() and finish() (line 44); nothing is reported
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

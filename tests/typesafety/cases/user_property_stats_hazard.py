@@ -4,7 +4,6 @@
 # `nbins` while the download runs and `peak` only after collect().
 # Bug: `peak` is read before collect(): the property reads the buffer refresh() moved
 # into the download.
-# XFAIL: miss: a @property that reads self.counts (peak, line 42) used on the object (h.peak, line 65) after a method moved the attribute (h.refresh() at line 63: download into self.counts at line 48); nothing is reported
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 

@@ -3,7 +3,6 @@
 # upload still pending before freeing the buffers and closing the stream.
 # Bug: __exit__ frees the pinned buffer without taking back the upload that submit()
 # may have left pending.
-# XFAIL: miss: self.host moved in submit() (line 55) and freed in __exit__ (self.host.free() at line 46) with no take-back; nothing is reported
 # RUN: raises UseAfterTransferError via-call
 from __future__ import annotations
 
