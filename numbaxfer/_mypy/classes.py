@@ -47,11 +47,11 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType
 
-from .facts import Fact, InferInfo, _receiver_info, map_actuals, ret_kind
+from .facts import Fact, _receiver_info, map_actuals, ret_kind
 from .flow import Analysis
 from .inputs import Inputs
-from .paths import path_chain, path_extends, position_key
-from .scope import Scope
+from .paths import path_chain, path_extends
+from .scope import SummaryScope
 from .state import State
 from .syntax import child_nodes
 
@@ -189,24 +189,6 @@ def _fingerprint(info: TypeInfo, fns: dict[str, FuncDef]) -> tuple[object, ...]:
         d.end_line,
         tuple((n, f.line, f.column, f.end_line, f.end_column) for n, f in fns.items()),
     )
-
-
-class _SummaryScope(Scope):
-    """A method body analysed for its summary: every fact is predicted from declared
-    signatures; ``unknown`` records that one could not be (a type not inferred yet)."""
-
-    __slots__ = ("unknown",)
-
-    def __init__(self, fn: FuncDef) -> None:
-        super().__init__(None, fn, fn.body.body)
-        self.unknown = False
-
-    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
-        key = position_key(call)
-        fact = super().fact_for(call, infer)
-        if fact is None and key not in self.predicted and key not in self.confirmed:
-            self.unknown = True
-        return fact
 
 
 def _label(info: TypeInfo, method: str) -> str:
@@ -352,7 +334,7 @@ class Objects:
         """One method's summary (``info`` its class), or one plain function's for its
         parameter ``param`` (``info`` None)."""
         me = param or _self_name(fn) or "self"
-        scope = _SummaryScope(fn)
+        scope = SummaryScope(fn)
         scope.objects = self
         entry = State()
         an = Analysis(scope, entry)

@@ -68,7 +68,6 @@ from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
 
 from .facts import (
     Fact,
-    InferInfo,
     _receiver_info,
     is_consumed,
     map_actuals,
@@ -77,8 +76,8 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
-from .paths import display_path, path_chain, position_key, root_name
-from .scope import ObjectModel, Scope
+from .paths import display_path, path_chain, root_name
+from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
 from .syntax import (
     bound_and_declared,
@@ -130,24 +129,6 @@ class InputSummary:
 
     def empty(self) -> bool:
         return not (self.params or self.free or self.stores)
-
-
-class _InputScope(Scope):
-    """A body analysed for its summary: facts predicted from declared signatures;
-    ``unknown`` records that one could not be (a type not inferred yet)."""
-
-    __slots__ = ("unknown",)
-
-    def __init__(self, fn: FuncItem) -> None:
-        super().__init__(None, fn, fn.body.body)
-        self.unknown = False
-
-    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
-        key = position_key(call)
-        fact = super().fact_for(call, infer)
-        if fact is None and key not in self.predicted and key not in self.confirmed:
-            self.unknown = True
-        return fact
 
 
 class _Local:
@@ -376,7 +357,7 @@ class Inputs:
                 free |= more
         if not through and not _worth(fn, _may_hold_handle(fn) | free):
             return None, False
-        scope = _InputScope(fn)
+        scope = SummaryScope(fn)
         scope.objects = self._objects
         entry = State()
         sentinels: dict[int, str] = {}

@@ -131,3 +131,22 @@ class Scope:
             self.add(pred) if pred is not None and (pred.relevant() or pred.noreturn) else None
         )
         return self.predicted[key]
+
+
+class SummaryScope(Scope):
+    """A body analysed for a summary (of a method, or of a function's effects on its
+    inputs): every fact is predicted from declared signatures; ``unknown`` records that
+    one could not be (a type not inferred yet), so the summary is incomplete."""
+
+    __slots__ = ("unknown",)
+
+    def __init__(self, fn: FuncItem) -> None:
+        super().__init__(None, fn, fn.body.body)
+        self.unknown = False
+
+    def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
+        key = position_key(call)
+        fact = super().fact_for(call, infer)
+        if fact is None and key not in self.predicted and key not in self.confirmed:
+            self.unknown = True
+        return fact
