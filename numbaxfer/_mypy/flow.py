@@ -63,6 +63,7 @@ from mypy.patterns import (
     Pattern,
     ValuePattern,
 )
+from mypy.types import Instance, get_proper_type
 
 from .blocks import (
     BORROW_BREAKERS,
@@ -78,7 +79,15 @@ from .blocks import (
     swallows,
 )
 from .elements import Elements, LoopElements
-from .facts import WAIT_SIGNATURE, Fact, first_attr, is_transfer, result_info, static_type
+from .facts import (
+    WAIT_SIGNATURE,
+    Fact,
+    _receiver_info,
+    first_attr,
+    is_transfer,
+    result_info,
+    static_type,
+)
 from .fields import constructor_fields
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
 from .paths import (
@@ -217,6 +226,23 @@ class Analysis:
         self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
         #: elements of containers moved in loops (``for h in hosts: s.upload(h, ...)``)
         self.elems = Elements(scope.facts, self.compound_keys)
+        #: receivers whose class mypy's types decided (fixed while the analysis runs)
+        self._receivers: dict[int, tuple[Expression, TypeInfo | None]] = {}
+
+    def receiver(self, e: Expression) -> TypeInfo | str | None:
+        """The class of the receiver ``e`` (``facts._receiver_info``; a str: not known
+        yet). Where mypy's type of ``e`` decides it, the answer is kept for the rest of
+        this analysis: mypy infers nothing while it runs."""
+        hit = self._receivers.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        t = static_type(e)
+        if t is None:
+            return _receiver_info(e, self.infer, self.scope.untyped)
+        p = get_proper_type(t)
+        info = p.type if isinstance(p, Instance) else None
+        self._receivers[id(e)] = (e, info)
+        return info
 
     # -- driver ----------------------------------------------------------------------
     def run(self) -> None:
@@ -1071,11 +1097,13 @@ class Analysis:
 
     # -- expressions -----------------------------------------------------------------
     def ex(self, e: Expression, st: State) -> State | None:
-        if type(e) in LEAVES and not isinstance(e, NameExpr):
-            return st
+        # The common node kinds first (this runs for every expression node).
         if isinstance(e, NameExpr):
-            self.read([(e.name, e)], st)
+            if st.vals:
+                self.read([(e.name, e)], st)
             return st
+        if isinstance(e, CallExpr):
+            return self.call(e, st)
         if isinstance(e, MemberExpr):
             chain = path_chain(e)
             if chain is not None:
@@ -1084,8 +1112,8 @@ class Analysis:
                     self.scope.objects.member(self, e, st)  # ``obj.prop``: its getter runs
                 return st
             return self.ex(e.expr, st)
-        if isinstance(e, CallExpr):
-            return self.call(e, st)
+        if type(e) in LEAVES:
+            return st
         if isinstance(e, AwaitExpr):
             return self.await_(e, st)
         none_test = none_test_of(e, st) if isinstance(e, ComparisonExpr) else None
