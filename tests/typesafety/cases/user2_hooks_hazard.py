@@ -1,3 +1,4 @@
+# XFAIL: miss, line 57: engine.fire() calls the lambda registered at line 47 (it reads host) while host is moved into the chained download (line 56); a closure stored in a container (Engine.hooks) and run through a method is not connected to the names it reads.
 # Observer hooks: a small engine lets callers register callbacks (lambdas and closures)
 # that inspect the input buffer. BUG: the engine fires the hooks right after enqueuing the
 # round trip ("the step is submitted"), so the lambda reads `host` while the chained

@@ -1,3 +1,4 @@
+# XFAIL: miss, line 57: Tracker.poll() waits the done transfers of self.pending (dict .items() loop) without removing them, and flush() waits every one again; completion of dict-held transfers across methods is not tracked.
 # A request tracker for an inference service: each request's result download is kept in
 # a dict by request id; poll() completes the ones that are done, flush() completes the
 # rest at shutdown. BUG: poll() reads the finished transfers without removing them, so

@@ -1,3 +1,4 @@
+# XFAIL: miss, line 71: ShapeCache.stage() moves self.host[n] into an upload held in self.pending[n]; a second stage() of the same size before settle() writes the moved element; dict elements keyed by a variable are not tracked across method calls.
 # A cache of device arrays and pinned staging buffers keyed by size, the way CuPy-style
 # code memoizes allocations: stage() fills the cached staging buffer of that size and
 # uploads it into the cached device array; settle() takes every staging buffer back.

@@ -1,3 +1,4 @@
+# XFAIL: miss, line 68: SlotPool.acquire() returns a Slot whose host is still moved when its upload is not done() (the wait is conditional); the caller's slot.host.write() is not reported: the fields of an object returned by a method are not followed.
 # An object pool of slots: each Slot (a small dataclass) holds a pinned buffer, its
 # device array and the upload still using the buffer. acquire() hands out the oldest
 # slot, release() puts it back with its transfer pending, drain() finishes them all.
