@@ -55,6 +55,8 @@ from mypy.nodes import (
     UnaryExpr,
     WhileStmt,
     WithStmt,
+    YieldExpr,
+    YieldFromExpr,
 )
 from mypy.patterns import (
     AsPattern,
@@ -441,6 +443,8 @@ class Analysis:
             if out is None:
                 return None
             r = out
+        if self.elems.active and len(s.lvalues) == 1:
+            self.elems.extract(s.lvalues[0], rv, r)  # ``job = jobs.popleft()``
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             self.stack_lend(s.lvalues[0].name, rv, r)
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
@@ -513,6 +517,8 @@ class Analysis:
         if isinstance(lv, (MemberExpr, IndexExpr)):
             if isinstance(lv, MemberExpr):
                 r = self.ex(lv.expr, st)
+                if r is not None and self.elems.attr_marks:
+                    self.elems.attr_store(lv.name, r)  # ``x.host = ...``: x may be an element
             else:
                 r = self.ex(lv.base, st)
                 r = self.ex(lv.index, r) if r is not None else None
@@ -640,6 +646,8 @@ class Analysis:
             r2 = self.ex(e.index, r2)
             if r2 is not None:
                 self.elems.store(e.base, r2)
+        if r2 is not None and isinstance(e, MemberExpr) and self.elems.attr_marks:
+            self.elems.attr_store(e.name, r2)
         chain = path_chain(e)
         if chain is not None and r2 is not None:
             self.rebind(chain[-1][0], r2, e)
@@ -1115,7 +1123,10 @@ class Analysis:
         if type(e) in LEAVES:
             return st
         if isinstance(e, AwaitExpr):
-            return self.await_(e, st)
+            awaited = self.await_(e, st)
+            if awaited is not None and self.elems.attr_marks:
+                self.elems.clear_attrs(awaited)  # other code runs meanwhile (elements.py)
+            return awaited
         none_test = none_test_of(e, st) if isinstance(e, ComparisonExpr) else None
         if isinstance(e, ComparisonExpr) and none_test is not None:
             for x in e.operands:
@@ -1174,6 +1185,8 @@ class Analysis:
                 return None
             if isinstance(child, Expression):
                 cur = self.ex(child, cur)
+        if cur is not None and self.elems.attr_marks and isinstance(e, (YieldExpr, YieldFromExpr)):
+            self.elems.clear_attrs(cur)  # the consumer runs: it may put attributes back
         return cur
 
     def comprehension(self, g: GeneratorExpr | DictionaryComprehension, st: State) -> State | None:
@@ -1254,6 +1267,8 @@ class Analysis:
             if i and self.elems.active and key[len(chain[i - 1][0])] == "[":
                 # an element of a container whose elements may be moved (elements.py)
                 atoms = self.elems.element(chain[i - 1][0], atoms, st)
+            elif i > 1 and self.elems.attr_marks and key[len(chain[i - 1][0])] == ".":
+                atoms = self.elems.element_attr(chain, i, atoms, st)  # ``jobs[0].host``
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
