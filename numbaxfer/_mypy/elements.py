@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_POS,
     AssignmentStmt,
     AwaitExpr,
@@ -60,6 +61,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     RefExpr,
     SetComprehension,
+    SliceExpr,
     StarExpr,
     TupleExpr,
     TypeInfo,
@@ -86,6 +88,9 @@ from .syntax import FORMATTERS, bound_and_declared, child_nodes
 
 #: The suffix of a container's mark: ``hosts[$*]`` (no index expression spells ``*``).
 MARK: Final = "[$*]"
+#: The index of an element read by an index the path syntax cannot spell (``C[f(i)]``):
+#: no expression spells it, so no other read or store ever shares its key.
+UNSPELLED: Final = "[...]"
 #: The ``extra`` of an ``M`` atom that stands for "moved as an element of a container".
 ELEMENT: Final = 1
 #: Builtins that only look at a container or iterate it: neither a use nor a store.
@@ -296,18 +301,19 @@ def _pairs(
     if depth > 4:
         return
     items = target.items if isinstance(target, (TupleExpr, ListExpr)) else None
-    if isinstance(seq, CallExpr) and all(k == ARG_POS for k in seq.arg_kinds):
+    args = _view_args(seq) if isinstance(seq, CallExpr) else None
+    if isinstance(seq, CallExpr) and args is not None:
         callee = seq.callee
         if isinstance(callee, RefExpr) and callee.fullname in VIEWS:
             name = callee.fullname
-            if name == "builtins.zip" and items is not None and len(items) == len(seq.args):
-                for t, a in zip(items, seq.args, strict=True):
+            if name == "builtins.zip" and items is not None and len(items) == len(args):
+                for t, a in zip(items, args, strict=True):
                     _pairs(t, a, out, depth + 1)
             elif name == "builtins.enumerate" and items is not None and len(items) == 2:
-                if seq.args:
-                    _pairs(items[1], seq.args[0], out, depth + 1)
-            elif name in _SAME_ELEMENTS and seq.args:
-                _pairs(target, seq.args[0], out, depth + 1)
+                if args:
+                    _pairs(items[1], args[0], out, depth + 1)
+            elif name in _SAME_ELEMENTS and args:
+                _pairs(target, args[0], out, depth + 1)
             return
         if isinstance(callee, MemberExpr) and not seq.args:
             base = path_chain(callee.expr)
@@ -326,6 +332,23 @@ def _pairs(
     chain = path_chain(seq)
     if chain is not None and isinstance(target, NameExpr):
         out.append((target.name, chain[-1][0], False))
+
+
+#: Keywords of a view that change neither which elements it yields nor their order:
+#: ``zip(..., strict=True)``, ``enumerate(C, start=1)``.
+_VIEW_KEYWORDS: Final = frozenset({"strict", "start"})
+
+
+def _view_args(seq: CallExpr) -> list[Expression] | None:
+    """The positional arguments of a call that may be a view (``zip(A, C,
+    strict=True)``), or None where it has ``*args``/``**kwargs`` or another keyword."""
+    args: list[Expression] = []
+    for a, kind, name in zip(seq.args, seq.arg_kinds, seq.arg_names, strict=True):
+        if kind == ARG_POS:
+            args.append(a)
+        elif kind != ARG_NAMED or name not in _VIEW_KEYWORDS:
+            return None
+    return args
 
 
 #: Mutable container types: a function taking one may put the elements back.
@@ -716,6 +739,19 @@ class Elements:
         if mark is None:
             return atoms
         return mark if atoms is None else atoms | mark
+
+    def unspelled(self, e: IndexExpr, st: State) -> Chain | None:
+        """``parts[(i + 1) % len(parts)]``: an index the path syntax cannot spell, of a
+        container with a mark: *some* element, so the chain of ``parts[...]`` (a key no
+        other expression spells), whose read sees the mark. None otherwise (no mark, a
+        slice: a new list, not a read of one element)."""
+        if isinstance(e.index, SliceExpr):
+            return None
+        base = path_chain(e.base)
+        if base is None or mark_of(base[-1][0]) not in st.vals:
+            return None
+        base.append((base[-1][0] + UNSPELLED, e))
+        return base
 
     def element_attr(self, chain: Chain, i: int, atoms: Atoms | None, st: State) -> Atoms | None:
         """What a read of ``chain[i]``, an attribute path of an element (``jobs[0].host``,

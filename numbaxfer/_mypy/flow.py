@@ -91,6 +91,8 @@ from .facts import (
     static_type,
 )
 from .fields import constructor_fields
+from .held import HELD, Held
+from .held import clear as clear_held
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
 from .paths import (
     depends_on_name,
@@ -228,6 +230,8 @@ class Analysis:
         self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
         #: elements of containers moved in loops (``for h in hosts: s.upload(h, ...)``)
         self.elems = Elements(scope.facts, self.compound_keys)
+        #: transfers added to containers, or chained, inside pinned blocks (held.py)
+        self.held = Held()
         #: receivers whose class mypy's types decided (fixed while the analysis runs)
         self._receivers: dict[int, tuple[Expression, TypeInfo | None]] = {}
 
@@ -304,6 +308,21 @@ class Analysis:
         return self.block(b.body, st)
 
     def stmt(self, s: Statement, st: State) -> State | None:
+        if HELD in st.vals:
+            clear_held(st)  # code runs: what the last statement added may be completed
+        if isinstance(s, (ExpressionStmt, AssignmentStmt)) and self.pinning():
+            # ``pending.append(down)`` in an ``nx.pinned`` block (held.py)
+            fids = self.held.adds(s, st, self.fact_of)
+            out = self.stmt_(s, st)
+            if fids is not None and out is not None:
+                self.held.hold(fids, out)
+            return out
+        return self.stmt_(s, st)
+
+    def pinning(self) -> bool:
+        return any(ctx.pins is not None for ctx in self.stack)
+
+    def stmt_(self, s: Statement, st: State) -> State | None:
         if isinstance(s, ExpressionStmt):
             e = s.expr
             if isinstance(e, CallExpr):
@@ -816,6 +835,7 @@ class Analysis:
         self.loop(st, body, ctx)
         after = false_exit[0]
         self.elems.exit(ctx.elements, [after, *ctx.breaks], s.body)
+        self.loop_ends([after, *ctx.breaks])
         if after is not None and s.else_body is not None:
             after = self.blk(s.else_body, after)
         return join_states(after, *ctx.breaks)
@@ -840,6 +860,7 @@ class Analysis:
         ctx.elements = elements
         head = self.loop(r, body, ctx)
         self.elems.exit(elements, [head, *ctx.breaks], s.body)  # marks, see elements.py
+        self.loop_ends([head, *ctx.breaks])
         after: State | None = head
         if s.else_body is not None:
             after = self.blk(s.else_body, head.copy())
@@ -1054,6 +1075,7 @@ class Analysis:
         if ctx.kind == "with":
             if ctx.pins is not None and not exc:
                 self.pinned_end(ctx.pins[0], ctx.pins[1], st)
+            clear_held(st)  # ``__exit__`` runs
             for name, fact_id in ctx.expires:
                 self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
                 # Whatever holds the lent handle (an alias, an attribute, a container
@@ -1119,6 +1141,14 @@ class Analysis:
                 if self.scope.objects is not None:
                     self.scope.objects.member(self, e, st)  # ``obj.prop``: its getter runs
                 return st
+            if self.elems.active and e.name in METADATA and isinstance(e.expr, IndexExpr):
+                # ``parts[f(i)].shape``: metadata of some element (elements.unspelled)
+                inner = self.elems.unspelled(e.expr, st)
+                if inner is not None:
+                    r0 = self.ex(e.expr.index, st)
+                    if r0 is not None:
+                        self.read([*inner, (inner[-1][0] + "." + e.name, e)], r0)
+                    return r0
             return self.ex(e.expr, st)
         if type(e) in LEAVES:
             return st
@@ -1140,6 +1170,8 @@ class Analysis:
             r = self.ex(e.base, st) if chain is None else st
             if r is not None:
                 r = self.ex(e.index, r)
+            if chain is None and r is not None and self.elems.active:
+                chain = self.elems.unspelled(e, r)  # ``parts[f(i)]``: some element
             if chain is not None and r is not None:
                 self.read(chain, r)
             return r
@@ -1245,7 +1277,14 @@ class Analysis:
             self.elems.lost(k, head.vals[k], elements)
             self.lose(head.vals.pop(k))
         self.elems.exit(elements, [head], g)
+        self.loop_ends([head])
         return head
+
+    def loop_ends(self, states: list[State | None]) -> None:
+        """A loop ends (its iterator or its test ran last): see held.py."""
+        for x in states:
+            if x is not None and HELD in x.vals:
+                clear_held(x)
 
     def read(
         self,
@@ -1325,16 +1364,22 @@ class Analysis:
         one of its handles and is still pending in a variable keeps the block from
         ending cleanly (at run time its exit raises UnfinishedTransferError). Transfers
         handed on are not followed (silence)."""
+        held = st.vals.get(HELD, frozenset())
         for name in handles:
             for a in sorted(st.vals.get(name, ())):
                 if a[0] != "M" or not self.scope.facts[a[1]].producer:
                     continue
-                pending = {("P", a[1], 0)}
-                if a[1] in self.returning:
-                    pending.add(("E", a[1], 0))
-                for holder, atoms in sorted(st.vals.items()):
-                    if pending & atoms:
-                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}")
+                for fid in self.held.carriers(a[1]):  # and the chained ones (held.py)
+                    pending = {("P", fid, 0)}
+                    if fid in self.returning:
+                        pending.add(("E", fid, 0))
+                    for holder, atoms in sorted(st.vals.items()):
+                        if pending & atoms:
+                            self.event("pinned-end", stmt, holder, atoms, f"{fid} {name}")
+                    if ("H", fid, 0) in held:  # added to a container just before the end
+                        item, box, _line = self.held.added[fid]
+                        atoms = frozenset({("P", fid, 0)} | (held & OWN_SET))
+                        self.event("pinned-end", stmt, item or box, atoms, f"{fid} {name}")
 
     def metadata_ok(self, atoms: Atoms) -> bool:
         return all(a[0] != "M" or self.scope.facts[a[1]].handles for a in atoms)
@@ -1418,6 +1463,8 @@ class Analysis:
                         chain = path_chain(item)
                         if chain is not None:
                             key = chain[-1][0]
+                            if fact.producer and key in cur.vals:  # ``into=up`` (held.py)
+                                self.held.chain(fact, cur.vals[key])
                             self.moved.setdefault(fact.id, [])
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)

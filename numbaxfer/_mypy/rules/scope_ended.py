@@ -34,10 +34,20 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     maybe = any(a[0] not in "PE" for a in ev.atoms)
     verb = "may still be unfinished" if maybe else "is still unfinished"
     end = getattr(ev.node, "end_line", None) or ev.node.line
+    added = an.held.added.get(fact.id)
+    started = f'started at line {fact.line} by {fact.callee}() with "{handle}"'
+    subject = f'{noun} "{name}"'
+    fix = f'"{handle} = {name}.wait()"'
+    if added is not None and ev.path in (added[0], added[1]):
+        # ``pending.append(down)`` as the block's last step (held.py): waited too late
+        started += f', added to "{added[1]}" at line {added[2]}'
+        if not added[0]:
+            subject = f"The {noun.lower()}"
+            fix = f'bind it ("t = {fact.callee.rsplit(".", 1)[-1]}(...)"), then "{handle} = t.wait()"'
     text = (
-        f'{noun} "{name}" (started at line {fact.line} by {fact.callee}() with "{handle}") '
+        f"{subject} ({started}) "
         f"{verb} when this block ends (line {end}){' on some path' if maybe else ''}: the "
         f'block unpins "{handle}"\'s memory, so its exit raises UnfinishedTransferError. '
-        f'Complete it inside the block: "{handle} = {name}.wait()"'
+        f"Complete it inside the block: {fix}"
     )
     yield (CODE, ev.node, text, ev.dedupe())

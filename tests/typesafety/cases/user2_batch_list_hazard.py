@@ -1,4 +1,3 @@
-# XFAIL: miss, line 32: the comprehension [s.upload(h, to=d) for h, d in zip(hosts, devs)] moves every element of hosts; the next comprehension reads them (h.read() for h in hosts) before any hosts[i] = t.wait(); elements moved through a comprehension's zip() loop variable are not tracked.
 # A batch of pinned buffers sent all at once: a list comprehension starts one upload per
 # buffer, a kernel per batch runs, and the buffers are taken back by index into the same
 # list. BUG: the "sent" checksums are taken from the list right after the uploads start,

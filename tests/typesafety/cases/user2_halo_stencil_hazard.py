@@ -1,4 +1,3 @@
-# XFAIL: miss, line 65: parts[(i + 1) % len(parts)].read() after `for p, ... in zip(parts, ...)` moved every element into its upload; list elements moved through a zip() loop variable are not tracked, so the read of an element by a computed index is not reported.
 # 1-D heat diffusion decomposed over streams: the field is split into owned parts, each
 # part goes up, is smoothed and comes back on its own stream, then the halo cells are
 # exchanged on the host. BUG: to overlap the exchange with the copies, the right halo

@@ -1,4 +1,3 @@
-# XFAIL: miss, line 31: the nx.pinned block ends with its chained download unfinished because the transfer was appended to a list (pending.append(down)) to be waited after the loop; a transfer stored in a container is not checked at the block end.
 # Normalizing ordinary numpy arrays in place on the GPU with scoped pinning
 # (`with cuda.pinned(a):` ported to nx.pinned): each array is pinned for the block,
 # uploaded, normalized by a kernel and downloaded back into itself. BUG: to overlap the
