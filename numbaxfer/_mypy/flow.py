@@ -74,6 +74,7 @@ from .blocks import (
     entered_on_stack,
     escaping_parts,
     exit_stack,
+    kept_handles,
     partial_call,
     partial_of,
     pins_in_place,
@@ -123,6 +124,7 @@ class _Ctx:
         "kind",
         "pins",
         "stacks",
+        "stmt",
     )
 
     def __init__(self, kind: str) -> None:
@@ -132,8 +134,14 @@ class _Ctx:
         self.exc: State | None = None
         self.expires: list[tuple[str, int]] = []
         self.finally_body: Block | None = None
-        #: an ``nx.pinned``/``nx.mapped`` block: (its with statement, the handles it binds)
-        self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
+        #: ``nx.pinned``/``nx.mapped`` blocks that end with this one (``with
+        #: nx.pinned(a) as h``, or ``h = stack.enter_context(nx.pinned(a))`` on its exit
+        #: stack): (the with statement, the handles bound, the line of the pin, those
+        #: of them still holding the block's handle when it ends (``blocks.kept_handles``),
+        #: how the block reads in messages ("" for the pinned block itself))
+        self.pins: list[tuple[WithStmt, tuple[str, ...], int, tuple[str, ...], str]] = []
+        #: the with statement of a "with" context
+        self.stmt: WithStmt | None = None
         #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line,
         #: the statement) while the block runs (rule 3: the owner is borrowed)
         #: (the statement is None where its body was checked for rebinding already)
@@ -421,6 +429,8 @@ class Analysis:
             self.elems.extract(s.lvalues[0], rv, r)  # ``job = jobs.popleft()``
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             self.stack_lend(s.lvalues[0].name, rv, r)
+        if isinstance(rv, CallExpr) and len(s.lvalues) == 1:
+            self.stack_pin(s.lvalues[0], rv)
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
             obj = s.lvalues[0].name
@@ -821,6 +831,7 @@ class Analysis:
 
     def with_(self, s: WithStmt, st: State) -> State | None:
         ctx = _Ctx("with")
+        ctx.stmt = s
         cur: State | None = st
         for e, t in zip(s.expr, s.target, strict=False):
             if cur is None:
@@ -846,7 +857,8 @@ class Analysis:
             if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
                 names: set[str] = set()
                 target_names(t, names)
-                ctx.pins = (s, tuple(sorted(names)))
+                pinned = tuple(sorted(names))
+                ctx.pins.append((s, pinned, e.line, kept_handles(s.body, pinned, None), ""))
             borrow = borrowed_owner(e, fact)
             if borrow is not None:
                 ctx.borrows.append((*borrow, e.line, s))
@@ -912,6 +924,25 @@ class Analysis:
                 held = (*borrow, inner.line, None) if borrow is not None else None
                 if held and root_name(held[0]) not in bound and held not in ctx.borrows:
                     ctx.borrows.append(held)
+                return
+
+    def stack_pin(self, target: Expression, rv: CallExpr) -> None:
+        """``h = stack.enter_context(nx.pinned(a))`` (or ``nx.mapped``, several arrays
+        ``ha, hb = ...``) inside ``with ExitStack() as stack``: a pinned block that ends
+        with the stack's block."""
+        entered = entered_on_stack(rv)
+        if entered is None or not pins_in_place(entered[1]):
+            return
+        stack, inner = entered
+        for ctx in reversed(self.stack):
+            if ctx.kind == "with" and stack in ctx.stacks and ctx.stmt is not None:
+                names: set[str] = set()
+                target_names(target, names)
+                bound = tuple(sorted(names))
+                kept = kept_handles(ctx.stmt.body, bound, rv)
+                entry = (ctx.stmt, bound, inner.line, kept, ctx.stacks[stack][0])
+                if entry not in ctx.pins:
+                    ctx.pins.append(entry)
                 return
 
     def swallowing_with(self, s: WithStmt, ctx: _Ctx, st: State, swallow: str) -> State | None:
@@ -1026,8 +1057,13 @@ class Analysis:
     # -- non-local control flow ------------------------------------------------------
     def transform(self, ctx: _Ctx, st: State, *, exc: bool = False) -> State | None:
         if ctx.kind == "with":
-            if ctx.pins is not None and not exc:
-                self.pinned_end(ctx.pins[0], ctx.pins[1], st)
+            for stmt, handles, line, kept, label in ctx.pins:
+                if not exc:
+                    self.pinned_end(stmt, handles, st, f"{label}|{line}" if label else "")
+                # The block's exit expires the handles (the memory is unpinned).
+                ended = frozenset({("U", line, stmt.end_line or stmt.line)})
+                for name in kept:
+                    self.invalidate(name, ended, st)
             for name, fact_id in ctx.expires:
                 self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
                 # Whatever holds the lent handle (an alias, an attribute, a container
@@ -1244,7 +1280,7 @@ class Analysis:
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
-            if any(a[0] in "MXG" for a in atoms):
+            if any(a[0] in "MXGU" for a in atoms):
                 shown = formatted and not rest
                 meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:
@@ -1292,7 +1328,9 @@ class Analysis:
                         extra = f"{how} closure" if closure else how
                         self.event("escape", node, key, lent, extra)
 
-    def pinned_end(self, stmt: WithStmt, handles: tuple[str, ...], st: State) -> None:
+    def pinned_end(
+        self, stmt: WithStmt, handles: tuple[str, ...], st: State, label: str = ""
+    ) -> None:
         """An ``nx.pinned``/``nx.mapped`` block ends: a transfer (or mapping) that took
         one of its handles and is still pending in a variable keeps the block from
         ending cleanly (at run time its exit raises UnfinishedTransferError). Transfers
@@ -1306,7 +1344,7 @@ class Analysis:
                     pending.add(("E", a[1], 0))
                 for holder, atoms in sorted(st.vals.items()):
                     if pending & atoms:
-                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}")
+                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}|{label}")
 
     def metadata_ok(self, atoms: Atoms) -> bool:
         return all(a[0] != "M" or self.scope.facts[a[1]].handles for a in atoms)
@@ -1501,7 +1539,7 @@ class Analysis:
     def read_free(self, q: str, call: Expression, st: State, fname: str) -> None:
         for key in path_prefixes(q):
             atoms = st.vals.get(key)
-            if atoms is not None and any(a[0] in "MXG" for a in atoms):
+            if atoms is not None and any(a[0] in "MXGU" for a in atoms):
                 rest = q[len(key) + 1 :] if len(q) > len(key) else ""
                 if not (first_attr(rest) in METADATA and self.metadata_ok(atoms)):
                     self.event("use", call, key, atoms, fname)
