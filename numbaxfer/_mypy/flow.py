@@ -210,6 +210,10 @@ class Analysis:
         #: the wait()/await being assigned (either arm of ``a if c else b``), and the
         #: path it is assigned to
         self.wait_target: tuple[tuple[Expression, ...], str] | None = None
+        #: ``x = t.wait() if c else x``: the arm that is the target itself (by id), and
+        #: what it holds on its side of the test once evaluated (see ``value_info``)
+        self.kept_arm: tuple[int, str] | None = None
+        self.kept_atoms: Atoms | None = None
         #: lend fact id -> names the lend block binds (a holder made there dies with it)
         self.lend_bound: dict[int, frozenset[str]] = {}
         #: lend fact id -> how its block reads in messages (``with ... .lend()``)
@@ -411,11 +415,20 @@ class Analysis:
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
             ):
                 self.escapes(rv, st, "store", lv)
+        self.kept_arm = self.kept_atoms = None
+        if isinstance(rv, ConditionalExpr) and len(s.lvalues) == 1:
+            target = path_chain(s.lvalues[0])
+            for arm in (rv.if_expr, rv.else_expr):
+                chain = path_chain(arm)
+                if target is not None and chain is not None and chain[-1][0] == target[-1][0]:
+                    self.kept_arm = (id(arm), target[-1][0])  # ``x = ... if c else x``
         r = self.ex(rv, st)
         self.wait_target = None
         if r is None:
+            self.kept_arm = self.kept_atoms = None
             return None
         info = self.value_info(rv, r)
+        self.kept_arm = self.kept_atoms = None
         if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             made = result_info(rv, self.infer)
             if made is not None:
@@ -487,6 +500,13 @@ class Analysis:
                     info = self.value_info(made, st)
                     if info[0] == "producer":
                         return ("producer-or-none", info[1])
+            kept, held = self.kept_arm, self.kept_atoms
+            if kept is not None and held is not None and not any(a[0] in "PEWL" for a in held):
+                # ``x = t.wait() if ready and t is not None else x``: a new value on one
+                # side, x as it was on the other (moved where ``not ready``)
+                other = rv.else_expr if id(rv.if_expr) == kept[0] else rv.if_expr
+                if self.value_info(other, st)[0] == "fresh":
+                    return ("value", held | OWN_SET)
             return ("fresh", None)
         chain = path_chain(rv)
         if chain is not None:
@@ -1169,10 +1189,24 @@ class Analysis:
             no = self.assume(e.cond, c.copy(), False)
             if yes is None and no is None:  # cannot be: keep both arms unnarrowed
                 yes, no = c.copy(), c
-            return join_states(
-                self.ex(e.if_expr, yes) if yes is not None else None,
-                self.ex(e.else_expr, no) if no is not None else None,
-            )
+            kept = self.kept_arm
+            arms: list[State | None] = []
+            for arm, side in ((e.if_expr, yes), (e.else_expr, no)):
+                if side is None:
+                    arms.append(None)
+                    if kept is not None and id(arm) == kept[0]:
+                        self.kept_atoms = frozenset()
+                    continue
+                if kept is not None and id(arm) == kept[0]:
+                    # ``x = ... if c else x``: this side keeps x as it is there (moved
+                    # or not); no memory is touched, nothing is handed on: no use
+                    held = side.get(kept[1])
+                    self.kept_atoms = held
+                    if not any(a[0] in "PEWL" for a in held):
+                        arms.append(side)
+                        continue
+                arms.append(self.ex(arm, side))
+            return join_states(*arms)
         if isinstance(e, AssignmentExpr):
             r2 = self.ex(e.value, st)
             if r2 is None:
