@@ -83,7 +83,7 @@ from mypy.types import (
 from .facts import Fact, map_actuals, static_type
 from .names import HANDLES
 from .paths import display_path, path_chain, path_extends
-from .state import OWN, Atom, Atoms, Chain, State
+from .state import OWN, OWN_SET, Atom, Atoms, Chain, State
 from .syntax import FORMATTERS, bound_and_declared, child_nodes
 
 #: The suffix of a container's mark: ``hosts[$*]`` (no index expression spells ``*``).
@@ -91,6 +91,9 @@ MARK: Final = "[$*]"
 #: The index of an element read by an index the path syntax cannot spell (``C[f(i)]``):
 #: no expression spells it, so no other read or store ever shares its key.
 UNSPELLED: Final = "[...]"
+#: An element transfer that a loop may or may not have completed (``if t.done():
+#: t.wait()``): handed on, as far as the engine knows (``t.completed`` narrows it).
+EITHER: Final[Atom] = ("E", -1, 0)
 #: The ``extra`` of an ``M`` atom that stands for "moved as an element of a container".
 ELEMENT: Final = 1
 #: Builtins that only look at a container or iterate it: neither a use nor a store.
@@ -416,6 +419,8 @@ class LoopElements:
         "partial",
         "stmt",
         "via",
+        "waited",
+        "wpartial",
     )
 
     def __init__(self, stmt: Node, pairs: list[tuple[str, str, bool]]) -> None:
@@ -435,6 +440,11 @@ class LoopElements:
         self.attr_seen: list[tuple[str, frozenset[str]]] = []
         #: elements whose attribute it moved by index (``jobs[$i]``)
         self.attr_via: set[str] = set()
+        #: container -> the completions (W atoms) of its elements, through the loop
+        #: variable, in this loop (``for t in ups: t.wait()``)
+        self.waited: dict[str, set[Atom]] = {}
+        #: containers that some iteration left without completing the element
+        self.wpartial: set[str] = set()
 
 
 class Elements:
@@ -456,6 +466,7 @@ class Elements:
         "moved_in",
         "rest_of",
         "targets",
+        "wait_loops",
     )
 
     def __init__(self, facts: list[Fact], compound_keys: set[str]) -> None:
@@ -483,6 +494,9 @@ class Elements:
         self.attr_marks: dict[str, set[str]] = {}
         #: fact id -> the attribute of the elements it moved (``.host``; messages)
         self.rest_of: dict[int, str] = {}
+        #: line of a wait() that completed elements of a container in a loop -> (the
+        #: container, the loop's line) (messages)
+        self.wait_loops: dict[int, tuple[str, int]] = {}
         # per-run caches of syntax (a run never sees a node change)
         self._stores: dict[int, frozenset[str]] = {}
         self._restores: dict[int, tuple[bool, frozenset[str]]] = {}
@@ -533,6 +547,13 @@ class Elements:
                     le.via.setdefault(container, f'through the loop variable "{name}"')
                 else:
                     le.partial.add(container)
+                # ``for t in ups: t.wait()`` completed an element (a transfer) in place
+                atoms = st.get(name)
+                done = {a for a in atoms if a[0] == "W" and le.first <= a[2] <= le.last}
+                if done:
+                    le.waited.setdefault(container, set()).update(done)
+                if not done or len(done) < len(atoms):
+                    le.wpartial.add(container)
                 # ``submit(job, s)`` moved ``job.host``: that attribute of an element
                 prefix = name + "."
                 seen: set[str] = set()
@@ -580,7 +601,7 @@ class Elements:
         for name, container, _keyed in le.pairs:
             if self.targets.get(name) == container:
                 del self.targets[name]
-        if not le.moved and not le.attr_moved and not self.active:
+        if not le.moved and not le.attr_moved and not le.waited and not self.active:
             return
         stores = self.stores(body) if body is not None else None
         calls, attrs = self.restores(body) if body is not None else (False, frozenset())
@@ -615,6 +636,18 @@ class Elements:
                 for f in fids:
                     self.moved_in.setdefault(f, container)
                 self.how.setdefault(container, (le.via.get(container, ""), le.first))
+            for container, done in le.waited.items():
+                if stores and _touched(container, stores):
+                    continue  # ``ups.pop(k).wait()``, ``del ups[k]``: not in place
+                atoms = set(done)
+                if container in le.wpartial:
+                    atoms.add(EITHER)  # some element may still be pending
+                key = mark_of(container)
+                self.compound_keys.add(key)
+                st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
+                self.active = True
+                for a in done:
+                    self.wait_loops.setdefault(a[2], (container, le.first))
 
     def _attr_marks(self, le: LoopElements, st: State, stores: frozenset[str] | None) -> None:
         """The attribute marks the loop ``le`` makes in ``st``, its exit state."""
@@ -740,6 +773,14 @@ class Elements:
             return atoms
         return mark if atoms is None else atoms | mark
 
+    def element_of(self, key: str, st: State) -> Atoms | None:
+        """What the element path ``key`` (``ups[0]``) may hold, its container's mark
+        included (None where it has no atoms and there is no mark)."""
+        container = container_of(key)
+        if container is None:
+            return st.vals.get(key)
+        return self.element(container, st.vals.get(key), st)
+
     def unspelled(self, e: IndexExpr, st: State) -> Chain | None:
         """``parts[(i + 1) % len(parts)]``: an index the path syntax cannot spell, of a
         container with a mark: *some* element, so the chain of ``parts[...]`` (a key no
@@ -824,7 +865,10 @@ class Elements:
         name = target.name
         mark = st.vals.get(mark_of(container)) if whole else None
         if mark is not None:
-            st.put(name, st.get(name) | mark | {OWN})
+            if any(a[0] == "W" for a in mark):  # a transfer: pending or completed
+                st.put(name, (st.get(name) - OWN_SET) | mark | {EITHER})
+            else:
+                st.put(name, st.get(name) | mark | {OWN})
         for rest in sorted(self.attr_marks.get(container, ())):
             got = st.vals.get(mark_of(container) + rest)
             if got is not None:

@@ -1586,6 +1586,8 @@ class Analysis:
     def complete(self, node: Expression, key: str, st: State) -> None:
         """``key.wait()`` or ``await key``: the transfer at ``key`` is completed here."""
         atoms = st.get(key)
+        if self.elems.active and key.endswith("]"):  # ``ups[0].wait()`` (elements.py)
+            atoms = self.elems.element_of(key, st) or atoms
         if any(a[0] == "W" for a in atoms):
             self.event("twice", node, key, atoms)
         if "." in key or "[" in key:
@@ -1602,7 +1604,7 @@ class Analysis:
             key,
             frozenset(("W", pid, node.line) for pid in pids) or frozenset({("W", -1, node.line)}),
         )
-        maps = sorted(pid for pid in pids if self.scope.facts[pid].mapping)
+        maps = sorted(pid for pid in pids if pid >= 0 and self.scope.facts[pid].mapping)
         if maps:
             # The Mapping's device view ends with it (and so does every alias of it).
             self.invalidate(f"{key}.device", frozenset(("G", pid, node.line) for pid in maps), st)

@@ -28,10 +28,22 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     maybe = any(a[0] != "W" for a in ev.atoms)
     first = {a[2] for a in ev.atoms if a[0] == "W"}
     verb = "may be completed twice" if maybe else "is completed twice"
+    subject = f'Transfer "{display_path(ev.path)}"'
+    fix = "use the array the first wait() returned"
+    loops = sorted({an.elems.wait_loops[x] for x in first if x in an.elems.wait_loops})
+    if loops:  # ``for t in ups: t.wait()`` earlier (elements.py)
+        box = display_path(loops[0][0])
+        subject += (
+            f' (an element of "{box}", which still holds the transfers the loop at line '
+            f"{loops[0][1]} completed)"
+        )
+        fix = (
+            f'use the arrays the first waits returned, or take each transfer out of "{box}" '
+            f'as you complete it ("{box}.pop(k).wait()", or clear "{box}" after the loop)'
+        )
     text = (
-        f'Transfer "{display_path(ev.path)}" {verb}: wait() was already called on it at '
+        f"{subject} {verb}: wait() was already called on it at "
         f"{lines_text(first)}{' on some path' if maybe else ''}, and gave its array "
-        "back then. A transfer is completed exactly once: use the array the "
-        "first wait() returned"
+        f"back then. A transfer is completed exactly once: {fix}"
     )
     yield (CODE, ev.node, text, ev.dedupe())
