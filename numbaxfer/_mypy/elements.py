@@ -541,14 +541,14 @@ class Elements:
             for st in states:
                 if st is None:
                     continue
-                new = {a[1] for a in st.get(name) if a[0] == "M" and self._inside(le, a[1])}
+                atoms = st.get(name)
+                new = {a[1] for a in atoms if a[0] == "M" and self._inside(le, a[1])}
                 if new:
                     le.moved.setdefault(container, set()).update(new)
                     le.via.setdefault(container, f'through the loop variable "{name}"')
-                else:
+                if not new or len(new) < len(atoms):  # not moved on some path here
                     le.partial.add(container)
                 # ``for t in ups: t.wait()`` completed an element (a transfer) in place
-                atoms = st.get(name)
                 done = {a for a in atoms if a[0] == "W" and le.first <= a[2] <= le.last}
                 if done:
                     le.waited.setdefault(container, set()).update(done)

@@ -1486,6 +1486,12 @@ class Analysis:
             if cur is None:
                 return None
             chain = path_chain(a) if formatting else None
+            if chain is None and formatting and isinstance(a, IndexExpr) and self.elems.active:
+                chain = self.elems.unspelled(a, cur)  # ``print(parts[f(i)])``
+                if chain is not None:
+                    cur = self.ex(a.index, cur)
+                    if cur is None:
+                        return None
             if chain is not None:
                 self.read(chain, cur, escape=False, formatted=True)
             else:

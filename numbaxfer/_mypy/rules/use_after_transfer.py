@@ -186,6 +186,11 @@ def _element_fix(an: Analysis, f: Fact, container: str) -> str:
     if not f.producer:
         return f'rebind "{shown}" to new arrays first ({f.callee}() owns the old ones)'
     holder = els.holder_of(f.id, an.held_in.get(f.id))
+    for chained in an.held.carriers(f.id)[1:] if holder is None else ():
+        # ``downs.append(s.download(d, into=up))``: the chained transfers are kept
+        holder = els.holder_of(chained, an.held_in.get(chained))
+        if holder is not None:
+            break
     held = display_path(holder) if holder else "<the transfers>"
     if container in els.keyed or (holder is not None and holder in els.keyed):
         rebuild = f"{shown} = {{k: t.wait() for k, t in {held}.items()}}"

@@ -1,4 +1,4 @@
-# XFAIL: miss, line 71: ShapeCache.stage() moves self.host[n] into an upload held in self.pending[n]; a second stage() of the same size before settle() writes the moved element; dict elements keyed by a variable are not tracked across method calls.
+# XFAIL: miss, line 71 (silence by design): ShapeCache.stage() moves self.host[n] (n = data.size) into an upload kept in self.pending[n], and the third stage() writes that element again before settle(). Whether two stage() calls use the same key depends on the sizes of the arrays passed, which the checker does not know: reporting any stage() after another without settle() would be a false report on the correct stage(8), stage(16) of user2_shape_cache_ok.py.
 # A cache of device arrays and pinned staging buffers keyed by size, the way CuPy-style
 # code memoizes allocations: stage() fills the cached staging buffer of that size and
 # uploads it into the cached device array; settle() takes every staging buffer back.
