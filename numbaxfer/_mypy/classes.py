@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, cast
 
 from mypy.nodes import (
     ARG_OPT,
@@ -44,10 +44,11 @@ from mypy.nodes import (
     Node,
     OverloadedFuncDef,
     TypeInfo,
+    Var,
 )
 from mypy.types import CallableType
 
-from .facts import Fact, _receiver_info, map_actuals, ret_kind
+from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
 from .inputs import Inputs
 from .paths import path_chain, path_extends
@@ -58,7 +59,7 @@ from .syntax import child_nodes
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
 #: Incomplete summaries (a type not inferred yet) built per class or function before
-#: the last one is kept.
+#: the last one is kept. One is rebuilt only once mypy has inferred a type it lacked.
 MAX_INCOMPLETE: Final = 3
 _SENTINEL_LINE: Final = -1
 
@@ -224,13 +225,20 @@ class Objects:
         #: MAX_INCOMPLETE the last one is kept (a type that never gets inferred, an
         #: ``Any`` receiver, must not make every query rebuild the summary)
         self._attempts: dict[str, int] = {}
+        #: full name -> (fingerprint, the last incomplete summary, the variables whose
+        #: types it lacked): while mypy has inferred none of them, a rebuild would give
+        #: the same summary, so the draft is the answer (a summary stays incomplete)
+        self._drafts: dict[str, tuple[tuple[object, ...], object, list[Var]]] = {}
+        #: variables met without their types by the summaries being built (shared
+        #: with ``inputs``; emptied when no summary is being built)
+        self.untyped: list[Var] = []
         self._incomplete = False
         self._depth = 0
         self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
         self._fbusy: set[str] = set()
         #: What functions and methods do to their inputs (parameters, free variables).
-        self.inputs = Inputs(self, fine_grained, self.foreign, modules)
+        self.inputs = Inputs(self, fine_grained, self.foreign, modules, self.untyped)
 
     # -- summaries -------------------------------------------------------------------
     def summary(self, info: TypeInfo) -> ClassSummary | None:
@@ -239,8 +247,7 @@ class Objects:
         name = info.fullname
         if info.module_name.split(".")[0] == "numbaxfer" or self.foreign(name):
             return None  # the library's own classes (their signatures say what they do)
-        if not self._depth:
-            self._incomplete = False
+        self._idle_reset()
         if not self._fine_grained and name in self._final:
             return self._final[name]
         fns = _methods(info)
@@ -251,6 +258,8 @@ class Objects:
         cached = self._cache.get(name)
         if cached is not None and cached[0] == fp:
             return cached[1]
+        if self._waiting(name, fp):
+            return cast("ClassSummary | None", self._drafts[name][1])
         if name in self._building:
             return None
         cands = _candidates(fns)
@@ -261,8 +270,7 @@ class Objects:
         self._building[name] = {}
         self._fns[name] = fns
         self._cands[name] = cands
-        if not self._depth:
-            self._incomplete = False
+        start = len(self.untyped)
         self._depth += 1
         try:
             # Phase 1: every candidate starts moved by one sentinel. Its moves show which
@@ -280,7 +288,7 @@ class Objects:
                 self._building[name] = {}
                 methods = self._phase(info, fns, cands, pairs)
             result = _class_summary(methods)
-            if self._settled(name):
+            if self._settled(name, fp, result, start):
                 self._cache[name] = (fp, result)
                 self._final[name] = result
             return result
@@ -291,16 +299,43 @@ class Objects:
             del self._cands[name]
             self._pairs.pop(name, None)
 
-    def _settled(self, name: str) -> bool:
+    def _idle_reset(self) -> None:
+        """A query from outside any summary: its incompleteness is its own."""
+        if not self._depth:
+            self._incomplete = False
+            if not self.inputs.busy():
+                self.untyped.clear()
+
+    def _waiting(self, name: str, fp: tuple[object, ...]) -> bool:
+        """Is the draft of ``name`` still the summary a rebuild would give (mypy has
+        inferred none of the types it lacked)? Then it stands, and it is incomplete."""
+        draft = self._drafts.get(name)
+        if draft is None or draft[0] != fp or self._fine_grained:
+            return False
+        lacking = draft[2]
+        if not lacking or any(v.type is not None for v in lacking):
+            return False
+        self._incomplete = True
+        self.untyped.extend(lacking)
+        return True
+
+    def _settled(self, name: str, fp: tuple[object, ...], result: object, start: int) -> bool:
         """May the summary just built for ``name`` be cached? Yes if it is complete, or
-        if MAX_INCOMPLETE incomplete ones were built already (then the last one stays)."""
+        if MAX_INCOMPLETE incomplete ones were built already (then the last one stays).
+        Else it is kept as a draft, with the variables it lacked the types of (those
+        the summaries built since ``start`` met)."""
         if not self._incomplete:
+            self._drafts.pop(name, None)
             return True
         if self._fine_grained:
             return False  # dmypy: each update may infer more; rebuild until complete
         tries = self._attempts.get(name, 0) + 1
         self._attempts[name] = tries
-        return tries >= MAX_INCOMPLETE
+        if tries >= MAX_INCOMPLETE:
+            self._drafts.pop(name, None)
+            return True
+        self._drafts[name] = (fp, result, self.untyped[start:])
+        return False
 
     def _phase(
         self, info: TypeInfo, fns: dict[str, FuncDef], cands: set[str], pairs: dict[str, str]
@@ -334,7 +369,7 @@ class Objects:
         """One method's summary (``info`` its class), or one plain function's for its
         parameter ``param`` (``info`` None)."""
         me = param or _self_name(fn) or "self"
-        scope = SummaryScope(fn)
+        scope = SummaryScope(fn, self.untyped)
         scope.objects = self
         entry = State()
         an = Analysis(scope, entry)
@@ -436,19 +471,19 @@ class Objects:
         if not _has_syntax(fn):
             return None
         name = fn.fullname
-        if not self._depth:
-            self._incomplete = False
+        self._idle_reset()
         if not self._fine_grained and name in self._ffinal:
             return self._ffinal[name]
         fp: tuple[object, ...] = (fn.line, fn.column, fn.end_line, fn.end_column)
         cached = self._fcache.get(name)
         if cached is not None and cached[0] == fp:
             return cached[1]
+        if self._waiting(name, fp):
+            return cast("dict[str, MethodSummary] | None", self._drafts[name][1])
         if name in self._fbusy:
             return None
         self._fbusy.add(name)
-        if not self._depth:
-            self._incomplete = False
+        start = len(self.untyped)
         self._depth += 1
         try:
             out: dict[str, MethodSummary] = {}
@@ -470,7 +505,7 @@ class Objects:
                 if not ms.empty():
                     out[p] = ms
             result = out or None
-            if self._settled(name):
+            if self._settled(name, fp, result, start):
                 self._fcache[name] = (fp, result)
                 self._ffinal[name] = result
             return result
@@ -578,7 +613,7 @@ class Objects:
         ):
             info: TypeInfo | str | None = fn.info
         else:
-            info = _receiver_info(e.expr, an.infer)
+            info = an.receiver(e.expr)
         if not isinstance(info, TypeInfo) or isinstance(info, FakeInfo):
             return
         sym = info.get(e.name)
@@ -633,7 +668,7 @@ class Objects:
             and e.name == _self_name(fn)
         ):
             return fn.info
-        info = _receiver_info(e, an.infer)
+        info = an.receiver(e)
         if isinstance(info, str):
             an.unresolved = True  # not inferred yet: try again in a later analysis
             return None

@@ -320,9 +320,12 @@ _UNKNOWN: Final = "unknown"
 InferInfo: TypeAlias = Callable[[str], TypeInfo | None]
 
 
-def _receiver_info(e: Expression, infer: InferInfo) -> TypeInfo | str | None:
+def _receiver_info(
+    e: Expression, infer: InferInfo, untyped: list[Var] | None = None
+) -> TypeInfo | str | None:
     """The class of a method call's receiver: from mypy where it has inferred it already,
-    else from the analysis' own record of ``name = f(...)``; _UNKNOWN if not known yet."""
+    else from the analysis' own record of ``name = f(...)``; _UNKNOWN if not known yet
+    (then the variable whose type mypy has not inferred is added to ``untyped``)."""
     t = static_type(e)
     p = get_proper_type(t) if t is not None else None
     if isinstance(p, Instance):
@@ -334,17 +337,21 @@ def _receiver_info(e: Expression, infer: InferInfo) -> TypeInfo | str | None:
         if info is not None:
             return info
         if isinstance(e.node, Var) and e.node.type is None:
+            if untyped is not None:
+                untyped.append(e.node)
             return _UNKNOWN
     elif isinstance(e, MemberExpr):
         # ``self.s.upload(...)`` before mypy has inferred ``self.s = nx.stream()`` (a
         # class summary built while an earlier method is checked): not known *yet*.
         # The base may be known only to the analysis (``self`` in a summary's body).
-        base = _receiver_info(e.expr, infer)
+        base = _receiver_info(e.expr, infer, untyped)
         if isinstance(base, str):
             return base
         sym = base.get(e.name) if base is not None else None
         if sym is not None and isinstance(sym.node, Var):
             if sym.node.type is None:
+                if untyped is not None:
+                    untyped.append(sym.node)
                 return _UNKNOWN
             p = get_proper_type(sym.node.type)
             return p.type if isinstance(p, Instance) else None
@@ -367,9 +374,12 @@ def result_info(call: CallExpr, infer: InferInfo) -> TypeInfo | None:
     return ret.type if isinstance(ret, Instance) else None
 
 
-def predict_fact(call: CallExpr, infer: InferInfo) -> Fact | str | None:
+def predict_fact(
+    call: CallExpr, infer: InferInfo, untyped: list[Var] | None = None
+) -> Fact | str | None:
     """What a call not yet checked by mypy will do, from the declared signature of its
-    callee (None: nothing of interest; _UNKNOWN: its receiver's type is not known yet)."""
+    callee (None: nothing of interest; _UNKNOWN: its receiver's type is not known yet,
+    and the variable lacking its type is added to ``untyped``)."""
     callee = call.callee
     sig: CallableType | None = None
     skip_self = False
@@ -381,7 +391,7 @@ def predict_fact(call: CallExpr, infer: InferInfo) -> Fact | str | None:
         sig, _plain = _node_callable(node)
         name = short_name(callee.fullname or callee.name, False)
     elif isinstance(callee, MemberExpr):
-        info = _receiver_info(callee.expr, infer)
+        info = _receiver_info(callee.expr, infer, untyped)
         if isinstance(info, str):
             return _UNKNOWN
         if info is not None:

@@ -68,7 +68,6 @@ from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
 
 from .facts import (
     Fact,
-    _receiver_info,
     is_consumed,
     map_actuals,
     result_info,
@@ -270,6 +269,7 @@ class Inputs:
         fine_grained: bool = False,
         foreign: Callable[[str], bool] | None = None,
         modules: Callable[[str], MypyFile | None] | None = None,
+        untyped: list[Var] | None = None,
     ) -> None:
         self._objects = objects
         self._foreign: Callable[[str], bool] = foreign or (lambda _name: False)
@@ -283,6 +283,12 @@ class Inputs:
         #: keys of functions found to be part of a cycle: silence, always
         self._in_cycle: set[str] = set()
         self._incomplete = False
+        #: Variables met without their types by the summaries being built (the list
+        #: ``classes.Objects`` shares), and key -> (the last incomplete summary of a
+        #: module-level function or method, the variables it lacked the types of):
+        #: while mypy has inferred none of them, that draft is what a rebuild gives.
+        self._untyped: list[Var] = untyped if untyped is not None else []
+        self._drafts: dict[str, tuple[InputSummary | None, list[Var]]] = {}
         #: What functions read and rebind of their module's globals.
         self.globals = ModuleGlobals(fine_grained, modules)
 
@@ -319,8 +325,19 @@ class Inputs:
             cached = self._cache.get(key)
             if cached is not None and cached[0] == fp:
                 return cached[1]
+            draft = self._drafts.get(key)
+            if (
+                draft is not None
+                and draft[1]
+                and not self._fine_grained
+                and all(v.type is None for v in draft[1])
+            ):
+                self._incomplete = True
+                self._untyped.extend(draft[1])
+                return draft[0]
         self._stack.append((fn, key))
         depth = len(self._stack) - 1
+        start = len(self._untyped)
         try:
             result, incomplete = self._compute(fn, label)
         finally:
@@ -336,7 +353,14 @@ class Inputs:
             else:
                 self._cache[key] = (fp, result)
                 self._final[key] = result
+                self._drafts.pop(key, None)
+        elif local is None and not self._cyclic:
+            self._drafts[key] = (result, self._untyped[start:])
         return result
+
+    def busy(self) -> bool:
+        """Is a summary being built (a query now comes from inside it)?"""
+        return bool(self._stack)
 
     def incomplete(self) -> bool:
         """Was the last summary built while a type it needs was not inferred?"""
@@ -357,7 +381,7 @@ class Inputs:
                 free |= more
         if not through and not _worth(fn, _may_hold_handle(fn) | free):
             return None, False
-        scope = SummaryScope(fn)
+        scope = SummaryScope(fn, self._untyped)
         scope.objects = self._objects
         entry = State()
         sentinels: dict[int, str] = {}
@@ -667,7 +691,7 @@ def _receiver(an: Analysis, e: Expression) -> TypeInfo | None:
         and e.name == fn.arguments[0].variable.name
     ):
         return fn.info
-    info = _receiver_info(e, an.infer)
+    info = an.receiver(e)
     if isinstance(info, str):
         an.unresolved = True  # not inferred yet: try again in a later analysis
         return None

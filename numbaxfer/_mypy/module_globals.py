@@ -31,11 +31,11 @@ from typing import Final, TypeGuard
 
 from mypy.nodes import (
     CallExpr,
+    ClassDef,
     Decorator,
+    DelStmt,
     FakeInfo,
     FuncDef,
-    FuncItem,
-    LambdaExpr,
     MypyFile,
     NameExpr,
     Node,
@@ -44,7 +44,7 @@ from mypy.nodes import (
 )
 
 from .paths import root_name
-from .syntax import bound_and_declared, child_nodes, free_reads
+from .syntax import bound_and_declared, child_nodes, declared_shared, free_reads, sub_blocks
 
 #: Functions followed per closure (more: the closure is not followed, silence).
 MAX_CLOSURE: Final = 64
@@ -167,26 +167,35 @@ class ModuleGlobals:
         tree = self._modules(module)
         out: frozenset[str] | None = None
         if tree is not None:
+            # Statements only: ``global`` and ``del`` are statements, and an expression
+            # (a lambda, a comprehension) holds none.
             names: set[str] = set()
             todo: list[tuple[Node, bool]] = [(d, True) for d in tree.defs]
             while todo:
-                n, top = todo.pop()
-                if isinstance(n, (FuncItem, LambdaExpr)):
+                n, top = todo.pop()  # top: a module-level statement (not in a function)
+                if isinstance(n, FuncDef):
                     if not (top and is_module_function(n)):
-                        names.update(bound_and_declared(n.body)[1])
-                    todo.extend((c, False) for c in child_nodes(n))
-                    continue
-                if type(n).__name__ == "DelStmt":
+                        names.update(declared_shared(n.body))
+                    todo.extend((s, False) for s in n.body.body)
+                elif isinstance(n, Decorator):
+                    todo.append((n.func, False))
+                elif isinstance(n, OverloadedFuncDef):
+                    todo.extend((item, False) for item in n.items)
+                    if n.impl is not None:
+                        todo.append((n.impl, False))
+                elif isinstance(n, ClassDef):
+                    todo.extend((s, False) for s in n.defs.body)
+                elif isinstance(n, DelStmt):
                     names.update(root_name(r) for r in _deleted(n))
-                keep = top and isinstance(n, (Decorator, OverloadedFuncDef)) is False
-                todo.extend((c, keep and type(n).__name__ != "ClassDef") for c in child_nodes(n))
+                else:
+                    todo.extend((s, top) for b in sub_blocks(n) for s in b.body)
             out = frozenset(names)
         self._unfollowed[module] = out
         return out
 
 
-def _deleted(n: Node) -> list[str]:
-    expr = getattr(n, "expr", None)
+def _deleted(n: DelStmt) -> list[str]:
+    expr = n.expr
     items = getattr(expr, "items", None)
     exprs = items if isinstance(items, list) else [expr]
     return [e.name for e in exprs if isinstance(e, NameExpr)]

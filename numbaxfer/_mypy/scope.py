@@ -10,6 +10,7 @@ from mypy.nodes import (
     MemberExpr,
     Node,
     Statement,
+    Var,
 )
 
 from .facts import Fact, InferInfo, predict_fact
@@ -52,6 +53,7 @@ class Scope:
         "reported",
         "shared",
         "spent",
+        "untyped",
         "writes",
     )
 
@@ -73,6 +75,9 @@ class Scope:
         self.origin_facts: dict[tuple[str, ...], Fact] = {}
         #: What this scope's own functions do to their inputs (``inputs.py``, lazily).
         self.local_inputs: object = None
+        #: Where a summary's analysis records the variables it met before mypy inferred
+        #: their types (None: not recorded; a checked scope waits for nothing).
+        self.untyped: list[Var] | None = None
         funcs: dict[str, set[str]] = {}
         writes: dict[str, set[str]] = {}
         reads: set[str] = set()
@@ -124,7 +129,7 @@ class Scope:
             return fact
         if key in self.predicted:
             return self.predicted[key]
-        pred = predict_fact(call, infer)
+        pred = predict_fact(call, infer, self.untyped)
         if isinstance(pred, str):
             return None  # not known yet: try again in the next analysis
         self.predicted[key] = (
@@ -136,13 +141,17 @@ class Scope:
 class SummaryScope(Scope):
     """A body analysed for a summary (of a method, or of a function's effects on its
     inputs): every fact is predicted from declared signatures; ``unknown`` records that
-    one could not be (a type not inferred yet), so the summary is incomplete."""
+    one could not be (a type not inferred yet), so the summary is incomplete, and
+    ``untyped`` (the registry's list, shared by every summary built meanwhile) gets the
+    variables whose types were missing: the summary is worth rebuilding once mypy has
+    inferred one of them."""
 
     __slots__ = ("unknown",)
 
-    def __init__(self, fn: FuncItem) -> None:
+    def __init__(self, fn: FuncItem, untyped: list[Var] | None = None) -> None:
         super().__init__(None, fn, fn.body.body)
         self.unknown = False
+        self.untyped = untyped
 
     def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
         key = position_key(call)
