@@ -62,8 +62,8 @@ class Held:
             callee = s.expr.callee
             if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
                 container = callee.expr
-                for a in s.expr.args:
-                    items.extend(a.items if isinstance(a, (ListExpr, TupleExpr)) else [a])
+                for arg in s.expr.args:
+                    items.extend(arg.items if isinstance(arg, (ListExpr, TupleExpr)) else [arg])
         elif isinstance(s, AssignmentStmt) and len(s.lvalues) == 1:
             lv = s.lvalues[0]
             if isinstance(lv, IndexExpr):
