@@ -235,6 +235,8 @@ class Analysis:
         #: what it holds on its side of the test once evaluated (see ``value_info``)
         self.kept_arm: tuple[int, str] | None = None
         self.kept_atoms: Atoms | None = None
+        #: (with statement, enter_context call) ids -> the pinned handles it keeps
+        self._kept_pins: dict[tuple[int, int], tuple[str, ...]] = {}
         #: lend fact id -> names the lend block binds (a holder made there dies with it)
         self.lend_bound: dict[int, frozenset[str]] = {}
         #: lend fact id -> how its block reads in messages (``with ... .lend()``)
@@ -950,7 +952,7 @@ class Analysis:
                 names: set[str] = set()
                 target_names(t, names)
                 pinned = tuple(sorted(names))
-                ctx.pins.append((s, pinned, e.line, kept_handles(s.body, pinned, None), ""))
+                ctx.pins.append((s, pinned, e.line, self.kept_pins(s, pinned, None), ""))
             borrow = borrowed_owner(e, fact)
             if borrow is not None:
                 ctx.borrows.append((*borrow, e.line, s))
@@ -1031,11 +1033,22 @@ class Analysis:
                 names: set[str] = set()
                 target_names(target, names)
                 bound = tuple(sorted(names))
-                kept = kept_handles(ctx.stmt.body, bound, rv)
+                kept = self.kept_pins(ctx.stmt, bound, rv)
                 entry = (ctx.stmt, bound, inner.line, kept, ctx.stacks[stack][0])
                 if entry not in ctx.pins:
                     ctx.pins.append(entry)
                 return
+
+    def kept_pins(
+        self, s: WithStmt, names: tuple[str, ...], entering: CallExpr | None
+    ) -> tuple[str, ...]:
+        """``blocks.kept_handles`` of the block of ``s`` (cached per run)."""
+        key = (id(s), id(entering))
+        got = self._kept_pins.get(key)
+        if got is None:
+            got = kept_handles(s.body, names, entering)
+            self._kept_pins[key] = got
+        return got
 
     def swallowing_with(self, s: WithStmt, ctx: _Ctx, st: State, swallow: str) -> State | None:
         """A ``with`` whose context manager may swallow the body's exception: like
@@ -1287,10 +1300,8 @@ class Analysis:
                     # or not); no memory is touched, nothing is handed on: no use
                     held = side.get(kept[1])
                     self.kept_atoms = held
-                    chain = path_chain(arm)
-                    if chain is not None and not any(a[0] in "PEWL" for a in held):
-                        self.read(chain, side, whole=False)  # as ``flow.copy`` does
-                        arms.append(side)
+                    if not any(a[0] in "PEWL" for a in held):
+                        arms.append(self.copy(arm, side))  # a copy: no use (``flow.copy``)
                         continue
                 arms.append(self.ex(arm, side))
             return join_states(*arms)
