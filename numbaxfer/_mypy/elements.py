@@ -13,9 +13,9 @@ The model (docs/static-checker.md, "Containers"): the elements of a container ``
 
 The state holds this as the path ``C[$*]`` (the *mark*; its atoms are ``("M", fact,
 ELEMENT)``). It becomes visible when the loop ends: inside the loop every iteration moves
-another element, as far as the checker knows. Reading an element (``C[x]``, a loop
-variable bound to one, passing ``C`` to a numbaxfer call or to a parameter typed to hold
-handles) is then a use. Any store into the container (``C[k] = ...``, a mutating method,
+another element, as far as the checker knows. Reading an element (``C[x]``, also by an
+index no path spells, ``C[f(i)]``, a loop variable bound to one, passing ``C`` to a
+numbaxfer call or to a parameter typed to hold handles) is then a use. Any store into the container (``C[k] = ...``, a mutating method,
 ``del C[k]``, rebinding ``C``), passing it (or the object holding it) to any other call,
 or calling a method of its owner clears the mark: those may put the elements back, and
 silence beats a false report. A loop whose body stores into ``C`` leaves no mark for it.
@@ -30,7 +30,11 @@ alias made before ``C`` was built, a copy of ``C``), so besides what clears a wh
 an attribute mark is cleared by any call of code other than numbaxfer's, numpy's, a few
 builtins' and the methods of builtin containers (``user_call``), by any store into an
 attribute of that name, by ``yield`` and ``await``; a loop whose body holds one of these
-clears it on every path out of the loop."""
+clears it on every path out of the loop.
+
+A loop that completes the loop variable bound to elements of a container of transfers
+(``for t in ups: t.wait()``) leaves ``W`` atoms in the same mark (``EITHER`` where some
+iteration did not): a later completion of an element is a second one."""
 
 from __future__ import annotations
 
