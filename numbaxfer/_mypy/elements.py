@@ -15,10 +15,11 @@ The state holds this as the path ``C[$*]`` (the *mark*; its atoms are ``("M", fa
 ELEMENT)``). It becomes visible when the loop ends: inside the loop every iteration moves
 another element, as far as the checker knows. Reading an element (``C[x]``, also by an
 index no path spells, ``C[f(i)]``, a loop variable bound to one, passing ``C`` to a
-numbaxfer call or to a parameter typed to hold handles) is then a use. Any store into the container (``C[k] = ...``, a mutating method,
-``del C[k]``, rebinding ``C``), passing it (or the object holding it) to any other call,
-or calling a method of its owner clears the mark: those may put the elements back, and
-silence beats a false report. A loop whose body stores into ``C`` leaves no mark for it.
+numbaxfer call or to a parameter typed to hold handles) is then a use. Any store into
+the container (``C[k] = ...``, a mutating method, ``del C[k]``, rebinding ``C``),
+passing it (or the object holding it) to any other call, or calling a method of its
+owner clears the mark: those may put the elements back, and silence beats a false
+report. A loop whose body stores into ``C`` leaves no mark for it.
 Metadata (``len(C)``, ``C[i].shape``) is no use.
 
 *Attributes* of the elements get marks of their own, ``C[$*].host`` (``for job in jobs:
