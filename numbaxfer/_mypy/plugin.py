@@ -18,6 +18,7 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     LambdaExpr,
+    MemberExpr,
     MypyFile,
     NameExpr,
     Node,
@@ -158,12 +159,15 @@ class NumbaxferPlugin(Plugin):
         try:
             matters = self._object_attrs.get(fullname)
             if matters is None:
-                cls, _, attr = fullname.rpartition(".")
-                info = self._class_info(cls)
-                matters = info is not None and self._objects.attribute_matters(info, attr)
-                if not self._fine_grained and not self._objects.incomplete():
-                    self._object_attrs[fullname] = matters  # one build: decided once
-            if not matters:
+                # Whether it matters needs the class's summary: decided at the read
+                # (``_attribute_use``), where the checker's position is known. Here only
+                # whether the class could have one (a cheap syntactic test).
+                info = self._class_info(fullname.rpartition(".")[0])
+                if info is None or not self._objects.may_matter(info):
+                    if not self._fine_grained:
+                        self._object_attrs[fullname] = False
+                    return None
+            elif not matters:
                 return None
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
@@ -174,7 +178,8 @@ class NumbaxferPlugin(Plugin):
 
             def hook(ctx: AttributeContext) -> Type:
                 try:
-                    self._on_object_use(ctx.api)
+                    if self._attribute_use(ctx, fullname):
+                        self._on_object_use(ctx.api)
                 except Exception:
                     if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                         raise
@@ -182,6 +187,23 @@ class NumbaxferPlugin(Plugin):
 
             self._attr_hooks[fullname] = hook
         return hook
+
+    def _attribute_use(self, ctx: AttributeContext, fullname: str) -> bool:
+        """Is this read of ``fullname`` possibly a use (``classes.Objects.
+        attribute_matters``)? Not ``self.x`` inside ``__init__``: nothing is moved at a
+        constructor's entry, and the class is mid-check there (its attributes untyped,
+        so a summary built then would be a draft)."""
+        matters = self._object_attrs.get(fullname)
+        if matters is not None:
+            return matters
+        if _self_in_init(ctx):
+            return False
+        cls, _, attr = fullname.rpartition(".")
+        info = self._class_info(cls)
+        matters = info is not None and self._objects.attribute_matters(info, attr)
+        if not self._fine_grained and not self._objects.incomplete():
+            self._object_attrs[fullname] = matters  # one build: decided once
+        return matters
 
     def _foreign(self, fullname: str) -> bool:
         """Is ``fullname`` (a function, class or method) defined in an installed
@@ -529,6 +551,25 @@ class NumbaxferPlugin(Plugin):
             else:
                 still.append(message)
         scope.pending = still
+
+
+def _self_in_init(ctx: AttributeContext) -> bool:
+    """Is the read ``self.x`` in an ``__init__`` (of whatever class ``self`` is)?"""
+    node = ctx.context
+    if not isinstance(node, MemberExpr) or not isinstance(node.expr, NameExpr):
+        return False
+    stack = getattr(getattr(ctx.api, "scope", None), "stack", None)
+    if not isinstance(stack, list):
+        return False
+    for item in reversed(stack):
+        if isinstance(item, FuncItem):
+            return (
+                isinstance(item, FuncDef)
+                and item.name == "__init__"
+                and bool(item.arguments)
+                and item.arguments[0].variable.name == node.expr.name
+            )
+    return False
 
 
 def _ignored_files(api: object) -> set[str] | None:
