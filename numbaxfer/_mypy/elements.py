@@ -265,13 +265,15 @@ def user_call(e: CallExpr) -> bool:
     says is moved? False only for numbaxfer's and numpy's functions and methods, a few
     builtins and the methods of builtin containers, none given a keyword argument (a
     ``key=`` callable) or a lambda; True where the callee is not known."""
-    if any(n is not None for n in e.arg_names) or any(_maybe_callable(a) for a in e.args):
+    if any(n is not None for n in e.arg_names):
         return True
     callee = e.callee
     name = callee.fullname if isinstance(callee, RefExpr) else ""
+    if name.startswith("builtins.") and name != "builtins.iter":
+        return name not in _INERT_BUILTINS  # they call none of their positional arguments
+    if any(_maybe_callable(a) for a in e.args):
+        return True
     if name:
-        if name.startswith("builtins."):
-            return name not in _INERT_BUILTINS
         return not _inert_module(name)
     if isinstance(callee, MemberExpr):
         return not _inert_receiver(callee.expr)

@@ -142,13 +142,15 @@ class _Local:
         #: scope binds that name nowhere else
         self.funcs: dict[str, FuncItem] = {}
         self.summaries: dict[str, InputSummary | None] = {}
-        counts: dict[str, int] = {}
-        _count_bindings(scope.body, counts)
-        rebound = {n for names in scope.writes.values() for n in names} | set(scope.shared)
         seen: dict[str, FuncItem | None] = {}
         for name, fn in nested_functions(scope.body):
             if name is not None:
                 seen[name] = fn if name not in seen else None
+        if not seen:
+            return
+        counts: dict[str, int] = {}
+        _count_bindings(scope.body, counts)
+        rebound = {n for names in scope.writes.values() for n in names} | set(scope.shared)
         for name, one in seen.items():
             if one is not None and counts.get(name) == 1 and name not in rebound:
                 self.funcs[name] = one
@@ -508,21 +510,28 @@ class Inputs:
         globals (``module_globals.py``)."""
         peer = self.globals.peer(an.scope.node, call)
         effects = self.globals.effects(peer) if peer is not None else None
-        unfollowed = self.globals.unfollowed(module_of(peer)) if peer is not None else None
-        if peer is None or effects is None or unfollowed is None:
-            self._apply(an, call, st, set())
+        if peer is None or effects is None or not self.globals.known(module_of(peer)):
+            self._apply(an, call, st, None)
             return
         own = self.local(an.scope).bound()  # names the caller binds: not the globals
         for q in sorted(effects.reads):
             if root_name(q) not in own:
                 an.read_free(q, call, st, peer.name)  # before what it does to them
-        # its moves of globals that no code out of sight may rebind
-        movable = {root_name(k) for k in effects.reads} - own - unfollowed - effects.writes
+
+        def movable() -> set[str]:
+            """Its moves of globals that no code out of sight may rebind (asked only
+            for a callee that moves some: finding them walks the whole module once)."""
+            unfollowed = self.globals.unfollowed(module_of(peer)) or frozenset()
+            return {root_name(k) for k in effects.reads} - own - unfollowed - effects.writes
+
         self._apply(an, call, st, movable)
         for name in sorted(effects.writes - own):
             an.rebind(name, st, call)
 
-    def _apply(self, an: Analysis, call: CallExpr, st: State, shared: set[str]) -> None:
+    def _apply(
+        self, an: Analysis, call: CallExpr, st: State, globals_: Callable[[], set[str]] | None
+    ) -> None:
+        """``globals_``: the caller's module globals the callee's moves apply to."""
         found = self.target(an, call)
         if found is None:
             return
@@ -553,7 +562,7 @@ class Inputs:
         if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
             for key, mv in sorted(summary.free.items()):  # a function this scope defines
                 self._move(an, call, st, key, mv, label, own, carried, "")
-        elif summary.free and shared:
+        elif summary.free and globals_ is not None and (shared := globals_()):
             for key, mv in sorted(summary.free.items()):  # a global of the caller's module
                 if root_name(key) in shared:
                     self._move(an, call, st, key, mv, label, own, carried, "")

@@ -90,11 +90,11 @@ class Scope:
         # A local function calling another one reads (and rebinds) what that one does.
         for _ in range(len(funcs)):
             changed = False
-            for name, free in funcs.items():
-                for other in [r for r in free if r in funcs and r != name]:
-                    extra = funcs[other] - free
+            for name, known in funcs.items():
+                for other in [r for r in known if r in funcs and r != name]:
+                    extra = funcs[other] - known
                     if extra:
-                        free.update(extra)
+                        known.update(extra)
                         changed = True
                     more = writes[other] - writes[name]
                     if more:
