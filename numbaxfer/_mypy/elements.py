@@ -476,7 +476,12 @@ class Elements:
         "wait_loops",
     )
 
-    def __init__(self, facts: list[Fact], compound_keys: set[str]) -> None:
+    def __init__(
+        self,
+        facts: list[Fact],
+        compound_keys: set[str],
+        stores: dict[int, frozenset[str]] | None = None,
+    ) -> None:
         self.facts = facts
         #: the analysis' set of compound paths (a mark is one: rebinding ``C`` drops it)
         self.compound_keys = compound_keys
@@ -505,7 +510,9 @@ class Elements:
         #: container, the loop's line) (messages)
         self.wait_loops: dict[int, tuple[str, int]] = {}
         # per-run caches of syntax (a run never sees a node change)
-        self._stores: dict[int, frozenset[str]] = {}
+        #: loop body id -> ``stores(body)``: the scope's (its body's names and callees
+        #: do not change while mypy checks it; every analysis of the scope shares it)
+        self._stores: dict[int, frozenset[str]] = stores if stores is not None else {}
         self._restores: dict[int, tuple[bool, frozenset[str]]] = {}
         self._rebound: dict[int, frozenset[str]] = {}
 

@@ -253,7 +253,7 @@ class Analysis:
         #: (``inputs.py``; for messages)
         self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
         #: elements of containers moved in loops (``for h in hosts: s.upload(h, ...)``)
-        self.elems = Elements(scope.facts, self.compound_keys)
+        self.elems = Elements(scope.facts, self.compound_keys, scope.loop_stores)
         #: transfers added to containers, or chained, inside pinned blocks (held.py)
         self.held = Held()
         #: receivers whose class mypy's types decided (fixed while the analysis runs)

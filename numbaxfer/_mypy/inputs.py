@@ -64,11 +64,12 @@ from mypy.nodes import (
     Var,
     WithStmt,
 )
-from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
+from mypy.types import CallableType, Type, get_proper_type
 
 from .facts import (
     Fact,
     is_consumed,
+    is_inert,
     map_actuals,
     result_info,
     ret_kind,
@@ -211,11 +212,6 @@ def _has_syntax(fn: FuncItem) -> bool:
 
 
 #: Declared parameter types that hold no handle: such parameters are not followed.
-_INERT: Final = frozenset(
-    {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}
-)
-
-
 def _params(fn: FuncItem) -> list[str]:
     """The parameters an argument path can reach (not ``self``, ``*args``, ``**kw``)."""
     out = [a.variable.name for a in fn.arguments if a.kind not in (ARG_STAR, ARG_STAR2)]
@@ -228,10 +224,7 @@ def _may_hold_handle(fn: FuncItem) -> set[str]:
     t = fn.type if isinstance(fn, FuncDef) else None
     if isinstance(t, CallableType):
         for n, at in zip(t.arg_names, t.arg_types, strict=False):
-            p = get_proper_type(at)
-            if n in names and (
-                isinstance(p, NoneType) or (isinstance(p, Instance) and p.type.fullname in _INERT)
-            ):
+            if n in names and is_inert(at):
                 names.discard(n)
     return names
 

@@ -44,6 +44,7 @@ class Scope:
         "facts",
         "local_funcs",
         "local_inputs",
+        "loop_stores",
         "nested_reads",
         "node",
         "objects",
@@ -78,6 +79,8 @@ class Scope:
         #: Where a summary's analysis records the variables it met before mypy inferred
         #: their types (None: not recorded; a checked scope waits for nothing).
         self.untyped: list[Var] | None = None
+        #: What each loop body may store into or hand on (``elements.Elements.stores``).
+        self.loop_stores: dict[int, frozenset[str]] = {}
         funcs: dict[str, set[str]] = {}
         writes: dict[str, set[str]] = {}
         reads: set[str] = set()
