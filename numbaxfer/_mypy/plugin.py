@@ -70,7 +70,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "7"
+PLUGIN_VERSION: Final = "8"
 
 
 def source_digest(package: Path | None = None) -> str:
