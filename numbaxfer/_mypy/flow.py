@@ -486,32 +486,35 @@ class Analysis:
             return None
         info = self.value_info(rv, r)
         self.kept_arm = self.kept_atoms = None
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            made = result_info(rv, self.infer)
+        one = s.lvalues[0] if len(s.lvalues) == 1 else None  # ``x = ...``, not ``x = y = ...``
+        name = one if isinstance(one, NameExpr) else None
+        call = rv if isinstance(rv, CallExpr) else None
+        if call is not None and name is not None:
+            made = result_info(call, self.infer)
             if made is not None:
-                self.inferred[s.lvalues[0].name] = made
+                self.inferred[name.name] = made
         for lv in s.lvalues:
             out = self.bind(lv, info, r, s)
             if out is None:
                 return None
             r = out
-        if self.elems.active and len(s.lvalues) == 1:
-            self.elems.extract(s.lvalues[0], rv, r)  # ``job = jobs.popleft()``
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            self.stack_lend(s.lvalues[0].name, rv, r)
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1:
-            self.stack_pin(s.lvalues[0], rv)
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
-            obj = s.lvalues[0].name
-            for field, arg in constructor_fields(rv):
-                if isinstance(arg, NameExpr) and arg.name != obj:
-                    self.alias_field(f"{obj}.{field}", arg.name, r)
-            bound = partial_of(rv)
-            if bound is not None:
-                self.partials[s.lvalues[0].name] = bound
-        if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            obj = s.lvalues[0].name
+        if self.elems.active and one is not None:
+            self.elems.extract(one, rv, r)  # ``job = jobs.popleft()``
+        if call is not None and one is not None:
+            if name is not None:
+                self.stack_lend(name.name, call, r)
+            self.stack_pin(one, call)
+            if name is not None:
+                # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
+                obj = name.name
+                for field, arg in constructor_fields(call):
+                    if isinstance(arg, NameExpr) and arg.name != obj:
+                        self.alias_field(f"{obj}.{field}", arg.name, r)
+                bound = partial_of(call)
+                if bound is not None:
+                    self.partials[obj] = bound
+        if name is not None:
+            obj = name.name
             if isinstance(rv, (ListExpr, TupleExpr)):
                 # ``bufs = [host]``: ``bufs[0]`` is ``host`` (until either is rebound).
                 for i, item in enumerate(rv.items):
@@ -520,7 +523,7 @@ class Analysis:
                     if isinstance(item, NameExpr) and item.name != obj:
                         self.alias_field(f"{obj}[{i}]", item.name, r)
             elif isinstance(rv, (ListComprehension, GeneratorExpr, DictionaryComprehension)):
-                self.elems.note_holder(s.lvalues[0], rv, self.fact_of)
+                self.elems.note_holder(name, rv, self.fact_of)
         return r
 
     def copy(self, rv: Expression, st: State) -> State:
