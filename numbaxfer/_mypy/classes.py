@@ -50,6 +50,7 @@ from mypy.types import CallableType
 
 from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
+from .guards import Guards
 from .inputs import Inputs
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
@@ -408,9 +409,21 @@ class Objects:
             self._incomplete = True
         ms = MethodSummary()
         prefix = me + "."
+        guards: Guards | None = None
         for ev in an.events.values():
-            if ev.kind == "use":
-                ms.reads.update(owner[a[1]] for a in ev.atoms if a[0] == "M" and a[1] in owner)
+            if ev.kind != "use":
+                continue
+            for a in ev.atoms:
+                if a[0] != "M" or a[1] not in owner:
+                    continue
+                attr = owner[a[1]]
+                if attr in ms.reads:
+                    continue
+                # ``"-" if p.state is UPLOADING else p.host.read()``: the object's own
+                # state guards the read; not a use at the call (silence, guards.py).
+                guards = guards or Guards(fn, me)
+                if not guards.covers(ev.node, attr):
+                    ms.reads.add(attr)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
