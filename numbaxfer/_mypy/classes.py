@@ -43,6 +43,7 @@ from mypy.nodes import (
     NameExpr,
     Node,
     OverloadedFuncDef,
+    SuperExpr,
     TypeInfo,
     Var,
 )
@@ -51,7 +52,7 @@ from mypy.types import CallableType
 from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
-from .inputs import Inputs
+from .inputs import Inputs, super_method
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import State
@@ -576,6 +577,11 @@ class Objects:
         self.inputs.apply(an, call, st)  # then what it does to its arguments (inputs.py)
 
     def _call(self, an: Analysis, call: CallExpr, st: State) -> None:
+        if isinstance(call.callee, SuperExpr):
+            found = super_method(an, call.callee)
+            if found is not None:
+                self._method_call(an, call, st, found[0], found[1], call.callee.name)
+            return
         if not isinstance(call.callee, MemberExpr) or isinstance(call.callee.node, FuncDef):
             self._function_call(an, call, st)
             return
@@ -591,7 +597,14 @@ class Objects:
     def _method_call(
         self, an: Analysis, site: Expression, st: State, info: TypeInfo, obj: str, name: str
     ) -> None:
-        """``obj.name()`` (or the property read ``obj.name``) at ``site``."""
+        """``obj.name()`` (or the property read ``obj.name``) at ``site``. A method
+        the class inherits is the summary of the base class that defines it (the first
+        in the MRO; an override in a subclass of ``obj``'s class is not known here)."""
+        if name not in info.names:
+            base = next((b for b in info.mro[1:] if name in b.names), None)
+            if base is None or base.fullname == "builtins.object":
+                return
+            info = base
         building = self._building.get(info.fullname)
         summary: ClassSummary | None = None
         if building is not None:
@@ -730,6 +743,12 @@ class Objects:
             return False
         sym = info.get(attr)
         return sym is not None and _property_getter(sym.node) is not None
+
+    def attribute_moved(self, info: TypeInfo, attr: str) -> bool:
+        """Does some method of the class leave ``self.<attr>`` moved? (A subclass's
+        method calling it through ``super()`` may then read it moved.)"""
+        summary = self.summary(info)
+        return summary is not None and attr in summary.moved
 
     def function_matters(self, fn: FuncDef) -> bool:
         """Does a call of the plain function ``fn`` read or change its arguments'

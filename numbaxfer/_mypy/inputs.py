@@ -59,6 +59,7 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    SuperExpr,
     TupleExpr,
     TypeInfo,
     Var,
@@ -482,6 +483,12 @@ class Inputs:
             if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
                 return node, node.name, None, None
             return None
+        if isinstance(callee, SuperExpr):  # ``super().push(host)``: the base's method
+            found = super_method(an, callee)
+            method = found[0].get_method(callee.name) if found is not None else None
+            if found is None or not isinstance(method, FuncDef) or not _is_method(method):
+                return None
+            return method, f"{found[0].name}.{callee.name}", None, found[1]
         if isinstance(callee, MemberExpr):
             node = callee.node
             if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
@@ -633,6 +640,23 @@ class Inputs:
     def matters(self, fn: FuncItem, label: str) -> bool:
         """Does a call of ``fn`` move or store what it is given?"""
         return self.summary(fn, label) is not None
+
+
+def super_method(an: Analysis, e: SuperExpr) -> tuple[TypeInfo, str] | None:
+    """``super().m()`` in a method of class C: (the class after C in C's MRO that
+    defines ``m``, the name of ``self``). The MRO is C's own: a subclass of C mixing in
+    another class may insert one before it (not followed, as for ``obj.m()``)."""
+    fn = an.scope.node
+    if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo) or e.call.args:
+        return None  # ``super(C, obj)``: not followed
+    me = _self_of(fn)
+    if me is None:
+        return None
+    mro = fn.info.mro
+    for base in mro[1:] if mro and mro[0] is fn.info else ():
+        if e.name in base.names:
+            return (base, me) if base.fullname != "builtins.object" else None
+    return None
 
 
 def _self_of(fn: FuncItem) -> str | None:

@@ -68,7 +68,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "7"
+PLUGIN_VERSION: Final = "8"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -117,9 +117,9 @@ class NumbaxferPlugin(Plugin):
         self._foreign_modules: dict[str, bool] = {}
         #: mypy's files whose errors it discards (the set itself, seen at a first hook)
         self._ignored: set[str] = set()
-        self._attr_hooks: dict[str, _AttrHook] = {}
+        self._attr_hooks: dict[tuple[str, int], _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
-        self._object_attrs: dict[str, bool] = {}
+        self._object_attrs: dict[str, int] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -154,34 +154,52 @@ class NumbaxferPlugin(Plugin):
     def get_attribute_hook(self, fullname: str) -> _AttrHook | None:
         """``self.x`` (or ``obj.x``) where some method of the class leaves ``x`` moved
         with its transfer in another attribute: a read inside a method may be a use
-        (the protocol rule of classes.py), so the enclosing scope is analysed."""
+        (the protocol rule of classes.py), so the enclosing scope is analysed. Where
+        some method leaves ``x`` moved, a read in a method of a *subclass* is analysed
+        too: a ``super().m()`` before it may have moved it (mypy has no hook for calls
+        through ``super()``)."""
         try:
-            matters = self._object_attrs.get(fullname)
-            if matters is None:
+            level = self._object_attrs.get(fullname)
+            if level is None:
                 cls, _, attr = fullname.rpartition(".")
                 info = self._class_info(cls)
-                matters = info is not None and self._objects.attribute_matters(info, attr)
+                level = 0
+                if info is not None and self._objects.attribute_matters(info, attr):
+                    level = 2
+                elif info is not None and self._objects.attribute_moved(info, attr):
+                    level = 1
                 if not self._fine_grained and not self._objects.incomplete():
-                    self._object_attrs[fullname] = matters  # one build: decided once
-            if not matters:
+                    self._object_attrs[fullname] = level  # one build: decided once
+            if not level:
                 return None
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                 raise
             return None
-        hook = self._attr_hooks.get(fullname)
+        key = (fullname, level)
+        hook = self._attr_hooks.get(key)
         if hook is None:
+            owner = fullname.rpartition(".")[0]
 
-            def hook(ctx: AttributeContext) -> Type:
+            def hook(ctx: AttributeContext, _sub: bool = level == 1) -> Type:
                 try:
-                    self._on_object_use(ctx.api)
+                    if not _sub or self._in_subclass(ctx.api, owner):
+                        self._on_object_use(ctx.api)
                 except Exception:
                     if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                         raise
                 return ctx.default_attr_type
 
-            self._attr_hooks[fullname] = hook
+            self._attr_hooks[key] = hook
         return hook
+
+    def _in_subclass(self, api: object, owner: str) -> bool:
+        """Is mypy checking a method of a strict subclass of the class ``owner``?"""
+        scope = self._scope(api)
+        fn = scope.node if scope is not None else None
+        if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo):
+            return False
+        return fn.info.fullname != owner and any(b.fullname == owner for b in fn.info.mro[1:])
 
     def _foreign(self, fullname: str) -> bool:
         """Is ``fullname`` (a function, class or method) defined in an installed
@@ -224,6 +242,10 @@ class NumbaxferPlugin(Plugin):
             return known
         sym = self.lookup_fully_qualified(fullname)
         node = sym.node if sym is not None else None
+        if node is None:  # ``Sub.m`` for a method ``Sub`` inherits: the base's
+            cls, _, meth = fullname.rpartition(".")
+            info = self._class_info(cls)
+            node = info.get_method(meth) if info is not None else None
         if not isinstance(node, FuncDef):
             matters = False
         elif isinstance(node.info, FakeInfo):
