@@ -621,6 +621,10 @@ class Objects:
             return
         self._apply(an, site, st, info, ms, obj, _label(info, name), entry_attrs)
 
+    def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
+        if isinstance(an, Analysis):
+            self.inputs.bound(an, name, call, st)
+
     def member(self, an: object, e: MemberExpr, st: State) -> None:
         """``obj.prop`` read, ``prop`` a property of a summarised class: its getter
         runs here. A receiver not inferred yet is left to a later analysis (the

@@ -453,6 +453,8 @@ class Analysis:
             bound = partial_of(rv)
             if bound is not None:
                 self.partials[s.lvalues[0].name] = bound
+            if self.scope.objects is not None:  # ``best = pick(a, b)`` returning an input
+                self.scope.objects.bound(self, obj, rv, r)
         if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
             obj = s.lvalues[0].name
             if isinstance(rv, (ListExpr, TupleExpr)):

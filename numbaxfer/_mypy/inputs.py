@@ -44,6 +44,7 @@ from mypy.nodes import (
     AssignmentExpr,
     AssignmentStmt,
     CallExpr,
+    ConditionalExpr,
     Decorator,
     DelStmt,
     Expression,
@@ -59,6 +60,7 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    ReturnStmt,
     SuperExpr,
     TupleExpr,
     TypeInfo,
@@ -76,6 +78,7 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
+from .names import MAX_ALIASES
 from .paths import display_path, path_chain, root_name
 from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
@@ -126,9 +129,13 @@ class InputSummary:
     params: dict[str, InputMove] = field(default_factory=dict)
     free: dict[str, InputMove] = field(default_factory=dict)
     stores: list[InputStore] = field(default_factory=list)
+    #: parameters whose entry object the function may return (``return a if c else
+    #: b``), and whether it always returns the one of them it names
+    returns: tuple[str, ...] = ()
+    returns_must: bool = False
 
     def empty(self) -> bool:
-        return not (self.params or self.free or self.stores)
+        return not (self.params or self.free or self.stores or self.returns)
 
 
 class _Local:
@@ -380,7 +387,11 @@ class Inputs:
                 more = {root_name(r) for r in effects.reads} - own - free
                 through = bool(more)
                 free |= more
-        if not through and not _worth(fn, _may_hold_handle(fn) | free):
+        handles = _may_hold_handle(fn)
+        returned, must = _returned(fn, handles - locals_)
+        if not through and not _worth(fn, handles | free):
+            if returned:
+                return InputSummary(returns=returned, returns_must=must), False
             return None, False
         scope = SummaryScope(fn, self._untyped)
         scope.objects = self._objects
@@ -455,6 +466,7 @@ class Inputs:
                     src = next(iter(srcs))
                     maybe = any(a[0] != "N" for a in atoms)
                     out.stores.append(InputStore(root, key[len(root) + 1 :], src, maybe))
+        out.returns, out.returns_must = returned, must
         return (None if out.empty() else out), incomplete
 
     # -- at a call -----------------------------------------------------------------
@@ -580,6 +592,32 @@ class Inputs:
                 an.alias_field(target, src, st)
             an.stored_by[target] = (label, call.line, st.get(src))
 
+    def bound(self, an: Analysis, name: str, call: CallExpr, st: State) -> None:
+        """``name = f(a, b)`` where f may return its parameter's entry object: ``name``
+        is that argument (an alias of it, "maybe" where f may return another value), so
+        a move of ``a``, or the end of ``a``'s lend block, reaches ``name``."""
+        found = self.target(an, call)
+        if found is None:
+            return
+        fn, label, local, _recv = found
+        summary = self.summary(fn, label, local)
+        if summary is None or not summary.returns:
+            return
+        actuals = _actuals(call, fn)
+        if actuals is None:
+            return
+        srcs = [_path_of(call, actuals, p) for p in summary.returns]
+        paths = sorted({p for p in srcs if p is not None and p != name})
+        if not paths or len(paths) != len(srcs):
+            return  # an argument that is no path (a call, a literal): not followed
+        atoms = frozenset().union(*(st.get(p) for p in paths))
+        must = summary.returns_must and len(paths) == 1
+        an.compound_keys.update(p for p in paths if "." in p or "[" in p)
+        st.put(name, atoms if must else atoms | OWN_SET)
+        if len(st.alias) >= MAX_ALIASES:
+            del st.alias[next(iter(st.alias))]
+        st.alias[name] = {p: must for p in paths}
+
     def _move(
         self,
         an: Analysis,
@@ -657,6 +695,33 @@ def super_method(an: Analysis, e: SuperExpr) -> tuple[TypeInfo, str] | None:
         if e.name in base.names:
             return (base, me) if base.fullname != "builtins.object" else None
     return None
+
+
+def _returned(fn: FuncItem, params: set[str]) -> tuple[tuple[str, ...], bool]:
+    """The parameters (of ``params``: never rebound in the body) whose entry object a
+    ``return`` hands back, by name or as an arm of a conditional expression; and
+    whether every ``return`` is the bare name of the one parameter returned."""
+    if not params:
+        return (), False
+    names: set[str] = set()
+    bare = True
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, OverloadedFuncDef)):
+            continue  # a nested function's returns are its own
+        if isinstance(n, ReturnStmt):
+            arms: list[Expression | None] = [n.expr]
+            bare = bare and isinstance(n.expr, NameExpr)
+            while arms:
+                e = arms.pop()
+                if isinstance(e, ConditionalExpr):
+                    arms.extend((e.if_expr, e.else_expr))
+                elif isinstance(e, NameExpr) and e.name in params:
+                    names.add(e.name)
+            continue
+        todo.extend(child_nodes(n))
+    return tuple(sorted(names)), bare and len(names) == 1
 
 
 def _self_of(fn: FuncItem) -> str | None:

@@ -32,6 +32,10 @@ class ObjectModel(Protocol):
     def member(self, an: object, e: MemberExpr, st: State) -> None:
         """Apply the effects of reading ``obj.attr`` (a property's getter) to ``st``."""
 
+    def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
+        """``name = call(...)`` was just bound in ``st``: what the result is (an input
+        of the call returned, a field of it left moved)."""
+
 
 class Scope:
     """One function body (or module top level) while mypy checks it."""
