@@ -52,6 +52,7 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     FuncItem,
+    IfStmt,
     LambdaExpr,
     ListExpr,
     MemberExpr,
@@ -124,6 +125,18 @@ class InputStore:
     maybe: bool
 
 
+@dataclass(frozen=True)
+class ResultField:
+    """A field of the object a function returns, left moved on some path: its transfer
+    may still be pending in ``holder`` (a field of the same object), where the
+    function's take-back (``slot.host = slot.pending.wait()`` at ``line``) did not
+    run."""
+
+    holder: str
+    line: int
+    maybe: bool
+
+
 @dataclass
 class InputSummary:
     params: dict[str, InputMove] = field(default_factory=dict)
@@ -133,9 +146,11 @@ class InputSummary:
     #: b``), and whether it always returns the one of them it names
     returns: tuple[str, ...] = ()
     returns_must: bool = False
+    #: fields of the returned object that may be left moved
+    results: dict[str, ResultField] = field(default_factory=dict)
 
     def empty(self) -> bool:
-        return not (self.params or self.free or self.stores or self.returns)
+        return not (self.params or self.free or self.stores or self.returns or self.results)
 
 
 class _Local:
@@ -389,11 +404,14 @@ class Inputs:
                 free |= more
         handles = _may_hold_handle(fn)
         returned, must = _returned(fn, handles - locals_)
-        if not through and not _worth(fn, handles | free):
+        result, backs = _result_take_backs(fn, set(params) | {_self_of(fn) or ""})
+        if not through and not backs and not _worth(fn, handles | free):
             if returned:
                 return InputSummary(returns=returned, returns_must=must), False
             return None, False
         scope = SummaryScope(fn, self._untyped)
+        if backs:
+            scope.seeds[result] = [(x, t) for x, t, _ in backs]
         scope.objects = self._objects
         entry = State()
         sentinels: dict[int, str] = {}
@@ -467,6 +485,11 @@ class Inputs:
                     maybe = any(a[0] != "N" for a in atoms)
                     out.stores.append(InputStore(root, key[len(root) + 1 :], src, maybe))
         out.returns, out.returns_must = returned, must
+        for x, t, line in backs:  # fields of the returned object its take-back missed
+            atoms = final.get(f"{result}.{x}")
+            seeded = {a for a in atoms if a[0] == "M" and scope.facts[a[1]].callee == _SEED}
+            if seeded:
+                out.results[x] = ResultField(t, line, maybe=atoms != seeded)
         return (None if out.empty() else out), incomplete
 
     # -- at a call -----------------------------------------------------------------
@@ -595,13 +618,22 @@ class Inputs:
     def bound(self, an: Analysis, name: str, call: CallExpr, st: State) -> None:
         """``name = f(a, b)`` where f may return its parameter's entry object: ``name``
         is that argument (an alias of it, "maybe" where f may return another value), so
-        a move of ``a``, or the end of ``a``'s lend block, reaches ``name``."""
+        a move of ``a``, or the end of ``a``'s lend block, reaches ``name``. Where f
+        returns an object with a field still moved (``ResultField``), ``name.<field>``
+        is moved and its transfer held by ``name.<holder>``."""
+        seeds = an.scope.seeds.get(name) if isinstance(an.scope, SummaryScope) else None
+        for x, t in seeds or ():
+            _seed(an, f"{name}.{x}", f"{name}.{t}", st)
         found = self.target(an, call)
         if found is None:
             return
         fn, label, local, _recv = found
         summary = self.summary(fn, label, local)
-        if summary is None or not summary.returns:
+        if summary is None:
+            return
+        for x, rf in sorted(summary.results.items()):
+            self._result_move(an, call, st, name, x, rf, label)
+        if not summary.returns:
             return
         actuals = _actuals(call, fn)
         if actuals is None:
@@ -617,6 +649,31 @@ class Inputs:
         if len(st.alias) >= MAX_ALIASES:
             del st.alias[next(iter(st.alias))]
         st.alias[name] = {p: must for p in paths}
+
+    def _result_move(
+        self, an: Analysis, call: CallExpr, st: State, name: str, x: str, rf: ResultField, label: str
+    ) -> None:
+        path, hpath = f"{name}.{x}", f"{name}.{rf.holder}"
+        key = ("<result>", label, x, name)
+        fact = an.scope.origin_facts.get(key)
+        if fact is None:
+            fact = Fact(CallExpr(NameExpr(label), [], [], []), label, True)
+            fact.line = rf.line
+            fact.end = (call.line, call.column)
+            fact.origin = label + "()"
+            fact.holder = hpath
+            fact.via = (
+                f'{label}() returned it with its transfer perhaps still pending in "'
+                f'{display_path(hpath)}" (the wait() at line {rf.line} in {label}() does '
+                "not run on every path)"
+            )
+            an.scope.add(fact)
+            an.scope.origin_facts[key] = fact
+        an.moved[fact.id] = [path]
+        an.compound_keys.update((path, hpath))
+        moved = frozenset({("M", fact.id, 0)})
+        st.put(path, moved | OWN_SET if rf.maybe else moved)
+        st.put(hpath, frozenset({("P", fact.id, 0)}) | OWN_SET)
 
     def _move(
         self,
@@ -695,6 +752,104 @@ def super_method(an: Analysis, e: SuperExpr) -> tuple[TypeInfo, str] | None:
         if e.name in base.names:
             return (base, me) if base.fullname != "builtins.object" else None
     return None
+
+
+_SEED: Final = "<returned>"
+
+
+def _seed(an: Analysis, path: str, hpath: str, st: State) -> None:
+    """``path`` moved by a sentinel whose transfer ``hpath`` holds (a summary's view of
+    an object it got from a call and takes ``path`` back from ``hpath``)."""
+    fact = Fact(CallExpr(NameExpr(_SEED), [], [], []), _SEED, False)
+    fact.line = -1
+    an.scope.add(fact)
+    an.moved[fact.id] = [path]
+    an.compound_keys.update((path, hpath))
+    st.put(path, frozenset({("M", fact.id, 0)}))
+    st.put(hpath, frozenset({("P", fact.id, 0)}))
+
+
+def _result_take_backs(
+    fn: FuncItem, excluded: set[str]
+) -> tuple[str, list[tuple[str, str, int]]]:
+    """The local every ``return`` of ``fn`` names (not a parameter), and its take-backs
+    ``r.x = r.t.wait()`` (x, t, line) made under tests of ``r.t`` alone (``r.t is not
+    None``, ``r.t.done()``), outside loops and ``try``: the function says that ``r.t``
+    holds the transfer of ``r.x``, so where it does not wait, ``r.x`` may still be
+    moved when ``r`` is returned. A take-back under any other test (a state flag of
+    ``r``, a parameter) is another protocol: not followed (silence)."""
+    names: set[str] = set()
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, OverloadedFuncDef)):
+            continue
+        if isinstance(n, ReturnStmt):
+            if not isinstance(n.expr, NameExpr):
+                return "", []
+            names.add(n.expr.name)
+            continue
+        todo.extend(child_nodes(n))
+    if len(names) != 1 or names & excluded:
+        return "", []
+    r = next(iter(names))
+    out: list[tuple[str, str, int]] = []
+
+    def visit(stmts: Sequence[Node], tests: list[Expression]) -> None:
+        for st in stmts:
+            if isinstance(st, IfStmt):
+                for cond, body in zip(st.expr, st.body, strict=False):
+                    visit(body.body, [*tests, cond])
+                if st.else_body is not None:
+                    visit(st.else_body.body, [*tests, *st.expr])
+                continue
+            back = _take_back(st, r)
+            if back is not None and all(_only_tests(c, r, back[1]) for c in tests):
+                out.append((*back, st.line))
+
+    visit(fn.body.body, [])
+    return r, out
+
+
+def _take_back(st: Node, r: str) -> tuple[str, str] | None:
+    """``r.x = r.t.wait()`` -> (x, t)."""
+    if not isinstance(st, AssignmentStmt) or len(st.lvalues) != 1:
+        return None
+    lv, rv = st.lvalues[0], st.rvalue
+    if not (
+        isinstance(lv, MemberExpr)
+        and isinstance(lv.expr, NameExpr)
+        and lv.expr.name == r
+        and isinstance(rv, CallExpr)
+        and not rv.args
+        and isinstance(rv.callee, MemberExpr)
+        and rv.callee.name == "wait"
+    ):
+        return None
+    held = rv.callee.expr
+    if not (
+        isinstance(held, MemberExpr)
+        and isinstance(held.expr, NameExpr)
+        and held.expr.name == r
+        and held.name != lv.name
+    ):
+        return None
+    return lv.name, held.name
+
+
+def _only_tests(cond: Expression, r: str, t: str) -> bool:
+    """Does ``cond`` read nothing but ``r.t`` (and None/True/False)?"""
+    todo: list[Node] = [cond]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, MemberExpr) and isinstance(n.expr, NameExpr) and n.expr.name == r:
+            if n.name != t:
+                return False
+            continue
+        if isinstance(n, NameExpr) and n.name not in ("None", "True", "False"):
+            return False
+        todo.extend(child_nodes(n))
+    return True
 
 
 def _returned(fn: FuncItem, params: set[str]) -> tuple[tuple[str, ...], bool]:

@@ -150,12 +150,16 @@ class SummaryScope(Scope):
     variables whose types were missing: the summary is worth rebuilding once mypy has
     inferred one of them."""
 
-    __slots__ = ("unknown",)
+    __slots__ = ("seeds", "unknown")
 
     def __init__(self, fn: FuncItem, untyped: list[Var] | None = None) -> None:
         super().__init__(None, fn, fn.body.body)
         self.unknown = False
         self.untyped = untyped
+        #: local name -> (attribute, the attribute its transfer may be pending in)
+        #: pairs: where the name is bound from a call, the attribute starts moved by a
+        #: sentinel whose transfer the other holds (``inputs.py``, returned objects)
+        self.seeds: dict[str, list[tuple[str, str]]] = {}
 
     def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
         key = position_key(call)
