@@ -32,6 +32,7 @@ from mypy.nodes import (
     BreakStmt,
     CallExpr,
     ConditionalExpr,
+    Context,
     ContinueStmt,
     Expression,
     FuncItem,
@@ -151,10 +152,10 @@ class Guards:
         if attrs and end is not None:
             self._spans.append((start, end, attrs))
 
-    def covers(self, node: Node, attr: str) -> bool:
+    def covers(self, node: Context, attr: str) -> bool:
         """Is the read of ``me.attr`` at ``node`` guarded by a test on another attribute
         of ``me``?"""
-        pos = _start(node)
+        pos = (node.line, node.column)
         first = attr.split(".", 1)[0].split("[", 1)[0]
         for start, end, attrs in self._spans:
             if start <= pos <= end and (ANY in attrs or attrs - {first}):

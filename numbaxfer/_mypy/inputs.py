@@ -651,7 +651,14 @@ class Inputs:
         st.alias[name] = {p: must for p in paths}
 
     def _result_move(
-        self, an: Analysis, call: CallExpr, st: State, name: str, x: str, rf: ResultField, label: str
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        name: str,
+        x: str,
+        rf: ResultField,
+        label: str,
     ) -> None:
         path, hpath = f"{name}.{x}", f"{name}.{rf.holder}"
         key = ("<result>", label, x, name)
@@ -769,9 +776,7 @@ def _seed(an: Analysis, path: str, hpath: str, st: State) -> None:
     st.put(hpath, frozenset({("P", fact.id, 0)}))
 
 
-def _result_take_backs(
-    fn: FuncItem, excluded: set[str]
-) -> tuple[str, list[tuple[str, str, int]]]:
+def _result_take_backs(fn: FuncItem, excluded: set[str]) -> tuple[str, list[tuple[str, str, int]]]:
     """The local every ``return`` of ``fn`` names (not a parameter), and its take-backs
     ``r.x = r.t.wait()`` (x, t, line) made under tests of ``r.t`` alone (``r.t is not
     None``, ``r.t.done()``), outside loops and ``try``: the function says that ``r.t``

@@ -241,7 +241,7 @@ class NumbaxferPlugin(Plugin):
         if known is not None:
             return known
         sym = self.lookup_fully_qualified(fullname)
-        node = sym.node if sym is not None else None
+        node: object = sym.node if sym is not None else None
         if node is None:  # ``Sub.m`` for a method ``Sub`` inherits: the base's
             cls, _, meth = fullname.rpartition(".")
             info = self._class_info(cls)
