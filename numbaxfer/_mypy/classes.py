@@ -239,35 +239,59 @@ class Objects:
         self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
         self._fbusy: set[str] = set()
+        #: full name -> (fingerprint, candidate attributes): syntax, so computed once
+        #: per class (dmypy: again when the class changes)
+        self._cand_cache: dict[str, tuple[tuple[object, ...], set[str]]] = {}
         #: What functions and methods do to their inputs (parameters, free variables).
         self.inputs = Inputs(self, fine_grained, self.foreign, modules, self.untyped)
 
     # -- summaries -------------------------------------------------------------------
-    def summary(self, info: TypeInfo) -> ClassSummary | None:
+    def _class_candidates(
+        self, info: TypeInfo
+    ) -> tuple[dict[str, FuncDef], tuple[object, ...], set[str]] | None:
+        """The methods summarised, their fingerprint and the candidate attributes of a
+        class that may have a summary (None: it has none, whatever mypy infers)."""
         if isinstance(info, FakeInfo):
             return None
         name = info.fullname
         if info.module_name.split(".")[0] == "numbaxfer" or self.foreign(name):
             return None  # the library's own classes (their signatures say what they do)
+        fns = _methods(info)
+        if not fns or len(fns) > MAX_METHODS:
+            return None
+        fp = _fingerprint(info, fns)
+        cached = self._cand_cache.get(name)
+        if cached is None or cached[0] != fp:
+            cached = (fp, _candidates(fns))
+            self._cand_cache[name] = cached
+        return (fns, fp, cached[1]) if cached[1] else None
+
+    def may_matter(self, info: TypeInfo) -> bool:
+        """Could the class have a summary (methods that pass, wait on or assign from a
+        call some attribute of ``self``)? Syntax only: nothing is summarised."""
+        if not self._fine_grained and info.fullname in self._final:
+            return self._final[info.fullname] is not None
+        return self._class_candidates(info) is not None
+
+    def summary(self, info: TypeInfo) -> ClassSummary | None:
+        if isinstance(info, FakeInfo):
+            return None
+        name = info.fullname
         self._idle_reset()
         if not self._fine_grained and name in self._final:
             return self._final[name]
-        fns = _methods(info)
-        if not fns or len(fns) > MAX_METHODS:
-            self._final[name] = None
+        found = self._class_candidates(info)
+        if found is None:
+            if not self._fine_grained:
+                self._final[name] = None
             return None
-        fp = _fingerprint(info, fns)
+        fns, fp, cands = found
         cached = self._cache.get(name)
         if cached is not None and cached[0] == fp:
             return cached[1]
         if self._waiting(name, fp):
             return cast("ClassSummary | None", self._drafts[name][1])
         if name in self._building:
-            return None
-        cands = _candidates(fns)
-        if not cands:
-            self._cache[name] = (fp, None)
-            self._final[name] = None
             return None
         self._building[name] = {}
         self._fns[name] = fns
@@ -556,10 +580,14 @@ class Objects:
         if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo):
             return
         me = _self_name(fn)
-        summary = self.summary(fn.info) if me is not None else None
-        if summary is None or me is None:
+        if me is None:
             return
         an.inferred.setdefault(me, fn.info)
+        if fn.name == "__init__":
+            return  # nothing is moved at a constructor's entry (``entry_moves``)
+        summary = self.summary(fn.info)
+        if summary is None:
+            return
         for attr, moves in sorted(summary.entry_moves(fn.name).items()):
             path = f"{me}.{attr}"
             for mv in moves:

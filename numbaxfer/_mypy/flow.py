@@ -172,6 +172,16 @@ class Event:
         return (self.kind, self.node.line, self.node.column, self.path, self.extra)
 
 
+def _copied(rv: Expression) -> bool:
+    """Is the right-hand side only names and attribute paths (or a display of them)?
+    Index paths are not: an element of a container whose elements were moved is known
+    by its container (``elements.py``), not by its own path."""
+    items = rv.items if isinstance(rv, (TupleExpr, ListExpr)) else [rv]
+    return bool(items) and all(
+        isinstance(i, NameExpr | MemberExpr) and path_chain(i) is not None for i in items
+    )
+
+
 class Analysis:
     def __init__(self, scope: Scope, entry: State | None = None) -> None:
         self.scope = scope
@@ -428,7 +438,7 @@ class Analysis:
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
             ):
                 self.escapes(rv, st, "store", lv)
-        r = self.ex(rv, st)
+        r = self.copy(rv, st) if _copied(rv) else self.ex(rv, st)
         self.wait_target = None
         if r is None:
             return None
@@ -467,6 +477,21 @@ class Analysis:
             elif isinstance(rv, (ListComprehension, GeneratorExpr, DictionaryComprehension)):
                 self.elems.note_holder(s.lvalues[0], rv, self.fact_of)
         return r
+
+    def copy(self, rv: Expression, st: State) -> State:
+        """``a = b``, ``a, b = b, a``, ``self.x = buf``: the names are bound to the same
+        objects, whose memory nobody touches, so a moved (or expired) one is no use
+        here; its state goes with it (``value_info``), and a later use of either name
+        is one. Prefixes are read as ever (``x = obj.buf`` reads ``obj``), and a
+        transfer copied to another name is handed on."""
+        items = rv.items if isinstance(rv, (TupleExpr, ListExpr)) else [rv]
+        for item in items:
+            chain = path_chain(item)
+            if chain is not None:
+                self.read(chain, st, whole=False)
+                if isinstance(item, MemberExpr) and self.scope.objects is not None:
+                    self.scope.objects.member(self, item, st)  # a property's getter runs
+        return st
 
     def fact_of(self, call: CallExpr) -> Fact | None:
         return self.scope.fact_for(call, self.infer)
@@ -1245,10 +1270,12 @@ class Analysis:
         escape: bool = True,
         via: str = "",
         formatted: bool = False,
+        whole: bool = True,
     ) -> None:
         """A read of the path ``chain[-1]``: report uses of moved/expired prefixes.
         ``formatted``: the value itself is only formatted (``print(x)``, ``f"{x}"``): a
-        numbaxfer handle's repr reads no memory (a moved one says "moved")."""
+        numbaxfer handle's repr reads no memory (a moved one says "moved").
+        ``whole`` False: the value itself is only copied (``flow.copy``), not used."""
         if not st.vals:
             return
         full = chain[-1][0]
@@ -1260,7 +1287,7 @@ class Analysis:
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
-            if any(a[0] in "MXG" for a in atoms):
+            if (whole or rest) and any(a[0] in "MXG" for a in atoms):
                 shown = formatted and not rest
                 meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:

@@ -49,7 +49,11 @@ EXPECTS_RAISE: Final = frozenset({"_pytest.raises.raises", "_pytest.python_api.r
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}
 )
-METADATA: Final = frozenset({"shape", "dtype", "size", "nbytes", "ndim", "label", "closed"})
+#: (Also ``done()`` and ``completed`` of a transfer handed on to a chained one: the
+#: runtime answers them, True, without touching the transfer.)
+METADATA: Final = frozenset(
+    {"shape", "dtype", "size", "nbytes", "ndim", "label", "closed", "done", "completed"}
+)
 #: Reads of a transfer that neither complete it nor hand it on.
 #: (``device`` and ``racy_peek`` are a Mapping's: reading them hands nothing on.)
 TRANSFER_NEUTRAL: Final = frozenset({"done", "label", "completed", "device", "racy_peek"})

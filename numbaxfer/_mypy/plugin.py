@@ -18,6 +18,7 @@ from mypy.nodes import (
     FuncDef,
     FuncItem,
     LambdaExpr,
+    MemberExpr,
     MypyFile,
     NameExpr,
     Node,
@@ -117,7 +118,7 @@ class NumbaxferPlugin(Plugin):
         self._foreign_modules: dict[str, bool] = {}
         #: mypy's files whose errors it discards (the set itself, seen at a first hook)
         self._ignored: set[str] = set()
-        self._attr_hooks: dict[tuple[str, int], _AttrHook] = {}
+        self._attr_hooks: dict[str, _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
         self._object_attrs: dict[str, int] = {}
 
@@ -161,37 +162,55 @@ class NumbaxferPlugin(Plugin):
         try:
             level = self._object_attrs.get(fullname)
             if level is None:
-                cls, _, attr = fullname.rpartition(".")
-                info = self._class_info(cls)
-                level = 0
-                if info is not None and self._objects.attribute_matters(info, attr):
-                    level = 2
-                elif info is not None and self._objects.attribute_moved(info, attr):
-                    level = 1
-                if not self._fine_grained and not self._objects.incomplete():
-                    self._object_attrs[fullname] = level  # one build: decided once
-            if not level:
+                # Whether it matters needs the class's summary: decided at the read
+                # (``_attribute_use``), where the checker's position is known. Here only
+                # whether the class could have one (a cheap syntactic test).
+                info = self._class_info(fullname.rpartition(".")[0])
+                if info is None or not self._objects.may_matter(info):
+                    if not self._fine_grained:
+                        self._object_attrs[fullname] = 0
+                    return None
+            elif not level:
                 return None
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                 raise
             return None
-        key = (fullname, level)
-        hook = self._attr_hooks.get(key)
+        hook = self._attr_hooks.get(fullname)
         if hook is None:
-            owner = fullname.rpartition(".")[0]
 
-            def hook(ctx: AttributeContext, _sub: bool = level == 1) -> Type:
+            def hook(ctx: AttributeContext) -> Type:
                 try:
-                    if not _sub or self._in_subclass(ctx.api, owner):
+                    if self._attribute_use(ctx, fullname):
                         self._on_object_use(ctx.api)
                 except Exception:
                     if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
                         raise
                 return ctx.default_attr_type
 
-            self._attr_hooks[key] = hook
+            self._attr_hooks[fullname] = hook
         return hook
+
+    def _attribute_use(self, ctx: AttributeContext, fullname: str) -> bool:
+        """Is this read of ``fullname`` possibly a use (``classes.Objects.
+        attribute_matters``; or, in a method of a subclass, ``attribute_moved``)? Not
+        ``self.x`` inside ``__init__``: nothing is moved at a constructor's entry, and
+        the class is mid-check there (its attributes untyped, so a summary built then
+        would be a draft)."""
+        cls, _, attr = fullname.rpartition(".")
+        level = self._object_attrs.get(fullname)
+        if level is None:
+            if _self_in_init(ctx):
+                return False
+            info = self._class_info(cls)
+            level = 0
+            if info is not None and self._objects.attribute_matters(info, attr):
+                level = 2
+            elif info is not None and self._objects.attribute_moved(info, attr):
+                level = 1
+            if not self._fine_grained and not self._objects.incomplete():
+                self._object_attrs[fullname] = level  # one build: decided once
+        return level == 2 or (level == 1 and self._in_subclass(ctx.api, cls))
 
     def _in_subclass(self, api: object, owner: str) -> bool:
         """Is mypy checking a method of a strict subclass of the class ``owner``?"""
@@ -551,6 +570,25 @@ class NumbaxferPlugin(Plugin):
             else:
                 still.append(message)
         scope.pending = still
+
+
+def _self_in_init(ctx: AttributeContext) -> bool:
+    """Is the read ``self.x`` in an ``__init__`` (of whatever class ``self`` is)?"""
+    node = ctx.context
+    if not isinstance(node, MemberExpr) or not isinstance(node.expr, NameExpr):
+        return False
+    stack = getattr(getattr(ctx.api, "scope", None), "stack", None)
+    if not isinstance(stack, list):
+        return False
+    for item in reversed(stack):
+        if isinstance(item, FuncItem):
+            return (
+                isinstance(item, FuncDef)
+                and item.name == "__init__"
+                and bool(item.arguments)
+                and item.arguments[0].variable.name == node.expr.name
+            )
+    return False
 
 
 def _ignored_files(api: object) -> set[str] | None:
