@@ -314,6 +314,10 @@ class Inputs:
         self._drafts: dict[str, tuple[InputSummary | None, list[Var]]] = {}
         #: What functions read and rebind of their module's globals.
         self.globals = ModuleGlobals(fine_grained, modules)
+        #: the last call resolved (``_resolve``), in which analysis, and the answer
+        self._last: (
+            tuple[CallExpr, Analysis, tuple[FuncItem, str, str | None, InputSummary] | None] | None
+        ) = None
 
     # -- summaries ---------------------------------------------------------------
     def summary(self, fn: FuncItem, label: str, local: _Local | None = None) -> InputSummary | None:
@@ -564,14 +568,29 @@ class Inputs:
         for name in sorted(effects.writes - own):
             an.rebind(name, st, call)
 
-    def _apply(self, an: Analysis, call: CallExpr, st: State, shared: set[str]) -> None:
+    def _resolve(
+        self, an: Analysis, call: CallExpr
+    ) -> tuple[FuncItem, str, str | None, InputSummary] | None:
+        """The function ``call`` runs, its label, receiver path and summary (None: not
+        followed). The last answer is kept: ``x = f(...)`` asks for it again at the
+        binding (``bound``)."""
+        last = self._last
+        if last is not None and last[0] is call and last[1] is an:
+            return last[2]
         found = self.target(an, call)
-        if found is None:
+        out = None
+        if found is not None:
+            fn, label, local, recv = found
+            summary = self.summary(fn, label, local)
+            out = (fn, label, recv, summary) if summary is not None else None
+        self._last = (call, an, out)
+        return out
+
+    def _apply(self, an: Analysis, call: CallExpr, st: State, shared: set[str]) -> None:
+        resolved = self._resolve(an, call)
+        if resolved is None:
             return
-        fn, label, local, recv = found
-        summary = self.summary(fn, label, local)
-        if summary is None:
-            return
+        fn, label, recv, summary = resolved
         actuals = _actuals(call, fn)
         if actuals is None:
             return
@@ -624,13 +643,10 @@ class Inputs:
         seeds = an.scope.seeds.get(name) if isinstance(an.scope, SummaryScope) else None
         for x, t in seeds or ():
             _seed(an, f"{name}.{x}", f"{name}.{t}", st)
-        found = self.target(an, call)
-        if found is None:
+        resolved = self._resolve(an, call)
+        if resolved is None:
             return
-        fn, label, local, _recv = found
-        summary = self.summary(fn, label, local)
-        if summary is None:
-            return
+        fn, label, _recv, summary = resolved
         for x, rf in sorted(summary.results.items()):
             self._result_move(an, call, st, name, x, rf, label)
         if not summary.returns:
