@@ -37,8 +37,10 @@ lint: $(DEPS)
 	$(PY) -m ruff check numbaxfer tests examples bench
 	$(PY) -m ruff format --check numbaxfer tests examples bench
 
+# NUMBAXFER_MYPY_PLUGIN_DEBUG=1: a plugin bug fails the check here, where a user's run
+# would degrade silently (that call unchecked).
 typecheck: $(DEPS)
-	$(PY) -m mypy --config-file mypy.ini
+	NUMBAXFER_MYPY_PLUGIN_DEBUG=1 $(PY) -m mypy --config-file mypy.ini
 
 # The CPU suite: numba's simulator, the emulator, the mypy cases. On a GPU host the
 # same suite runs on the GPU (fast path) with the gpu tests, again with the fast path

@@ -18,9 +18,13 @@ alternating which configuration goes first, so drift hits both alike; medians an
 ratio of medians are reported (and the ratio of minima), for wall time and for the CPU
 time (user + system) of the mypy process, the steadier figure on a shared machine.
 ``--profile CORPUS`` then runs mypy with the plugin in-process under cProfile on that
-corpus (cold) and lists where the plugin's time goes.
+corpus (cold) and lists where the plugin's time goes. ``--bytecodes`` counts the
+bytecodes the plugin's own frames execute in the ``module`` mode (in-process, traced):
+a figure that host noise cannot move, for comparing two versions of the plugin on a
+shared machine (mypy itself is compiled, so only the plugin's Python is counted).
 
     python bench/plugin_overhead.py [--functions 2000] [--repeats 5] [--profile generated]
+                                    [--bytecodes]
 
 Prints a table and writes bench/out/plugin_overhead.json.
 """
@@ -42,6 +46,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from types import CodeType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "tests" / "typesafety" / "mypy-cases.ini"
@@ -271,6 +277,53 @@ def _found_everything(output: str, target: Path) -> None:
         raise SystemExit(f"mypy could not import everything for {target}:\n" + "\n".join(missing))
 
 
+def _bytecodes(config: Path, target: Path, cache: Path, top: int) -> dict[str, Any]:
+    """Bytecodes executed in the plugin's frames while mypy checks ``target`` in-process
+    (``cache`` warm for its dependencies), and the functions executing most of them."""
+    from mypy import api
+
+    sys.path.insert(1, str(ROOT))
+    counts: dict[CodeType, int] = {}
+
+    def tracer(frame: Any, event: str, arg: object) -> Any:
+        if event != "call" or not any(p in frame.f_code.co_filename for p in PLUGIN_FILES):
+            return None
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        code = frame.f_code
+
+        def count(frame: Any, event: str, arg: object) -> Any:
+            if event == "opcode":
+                counts[code] = counts.get(code, 0) + 1
+            return count
+
+        return count
+
+    cwd = os.getcwd()
+    os.chdir(target.parent)
+    sys.settrace(tracer)
+    try:
+        stdout, _, _ = api.run(
+            ["--config-file", str(config), "--cache-dir", str(cache), target.name]
+        )
+    finally:
+        sys.settrace(None)
+        os.chdir(cwd)
+    _found_everything(stdout, target)
+    ranked = sorted(counts.items(), key=lambda kv: -kv[1])[:top]
+    return {
+        "total": sum(counts.values()),
+        "by_function": [
+            {
+                "function": f"{os.path.relpath(c.co_filename, ROOT)}:{c.co_firstlineno}"
+                f"({c.co_name})",
+                "bytecodes": n,
+            }
+            for c, n in ranked
+        ],
+    }
+
+
 def _profile(config: Path, target: Path, cache: Path, top: int) -> dict[str, object]:
     """mypy with the plugin, in-process under cProfile, cold: where the plugin's time goes."""
     from mypy import api
@@ -348,6 +401,9 @@ def main() -> None:
     ap.add_argument("--corpora", default=",".join(CORPORA), help="comma-separated subset")
     ap.add_argument("--profile", choices=CORPORA, help="cProfile the plugin on this corpus")
     ap.add_argument("--top", type=int, default=15)
+    ap.add_argument(
+        "--bytecodes", action="store_true", help="count the plugin's bytecodes (module mode)"
+    )
     args = ap.parse_args()
     chosen = [c for c in args.corpora.split(",") if c]
     if unknown := set(chosen) - set(CORPORA):
@@ -401,6 +457,11 @@ def main() -> None:
             pdir = corpora[args.profile][0]
             ptarget = pdir / "generated_module.py" if args.profile == "generated" else pdir
             profile = _profile(configs["with plugin"], ptarget, tmp / "prof-cache", args.top)
+        bytecodes: dict[str, Any] | None = None
+        if args.bytecodes and "generated" in chosen:
+            cache = tmp / "bytecode-cache"
+            shutil.copytree(warm["with plugin"], cache)
+            bytecodes = _bytecodes(configs["with plugin"], target["generated"], cache, args.top)
 
     rows = []
     for (corpus, mode), by_config in times.items():
@@ -463,6 +524,13 @@ def main() -> None:
         print("called from the plugin (outside it), by cumulative time:")
         for e in profile["callees"]:  # type: ignore[attr-defined]
             print(f"  {e['cumtime_s']:>7.3f}s  {e['function']}")
+    if bytecodes is not None:
+        print(
+            f"\nbytecodes executed by the plugin, generated corpus, module mode:"
+            f" {bytecodes['total'] / 1e6:.2f} M"
+        )
+        for e in bytecodes["by_function"]:
+            print(f"  {e['bytecodes'] / 1e3:>8.0f}k  {e['function']}")
     OUT.mkdir(parents=True, exist_ok=True)
     result = {
         "benchmark": "plugin_overhead",
@@ -475,6 +543,7 @@ def main() -> None:
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "results": rows,
         "profile": profile,
+        "bytecodes": bytecodes,
     }
     (OUT / "plugin_overhead.json").write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {(OUT / 'plugin_overhead.json').relative_to(ROOT)}")

@@ -11,23 +11,30 @@ from typing import Final
 from mypy.nodes import (
     ARG_POS,
     ARG_STAR,
+    AssignmentExpr,
+    AssignmentStmt,
+    AwaitExpr,
     Block,
     CallExpr,
     ClassDef,
     ConditionalExpr,
     Decorator,
+    DelStmt,
     DictExpr,
     Expression,
+    ForStmt,
     FuncDef,
     ListExpr,
     MemberExpr,
     NameExpr,
     Node,
+    OperatorAssignmentStmt,
     OverloadedFuncDef,
     RefExpr,
     SetExpr,
     StarExpr,
     Statement,
+    TryStmt,
     TupleExpr,
     WithStmt,
 )
@@ -43,7 +50,7 @@ from .names import (
     PINNED_SCOPES,
 )
 from .paths import path_chain, root_name
-from .syntax import child_nodes, sub_blocks
+from .syntax import child_nodes, sub_blocks, target_names
 
 #: Methods that keep their argument in the container (``held.append(v)``).
 CONTAINER_ADDS: Final = frozenset(
@@ -256,3 +263,64 @@ def entered_on_stack(call: CallExpr) -> tuple[str, CallExpr] | None:
     if call.arg_kinds[0] != ARG_POS or not isinstance(inner, CallExpr):
         return None
     return callee.expr.name, inner
+
+
+def kept_handles(body: Block, names: Sequence[str], entering: Expression | None) -> tuple[str, ...]:
+    """The handle names of an ``nx.pinned``/``nx.mapped`` block (``names``) that still
+    hold its handle when the block ends, as far as syntax tells: the body binds them
+    only by taking them back (``h = up.wait()``, ``h = await up``) or, for a block
+    entered on an exit stack, by that entry (``entering``, the ``enter_context`` call).
+    A name the body binds otherwise may hold another handle (silence)."""
+    bound: dict[str, bool] = {n: True for n in names}
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, AssignmentStmt):
+            rv = n.rvalue
+            take_back = (
+                (
+                    isinstance(rv, CallExpr)
+                    and isinstance(rv.callee, MemberExpr)
+                    and rv.callee.name == "wait"
+                    and not rv.args
+                )
+                or isinstance(rv, AwaitExpr)
+                or (entering is not None and rv is entering)
+            )
+            for lv in n.lvalues:
+                simple = isinstance(lv, NameExpr) or (
+                    rv is entering and isinstance(lv, (TupleExpr, ListExpr))
+                )
+                for name in _target_names(lv):
+                    if name in bound and not (take_back and simple):
+                        bound[name] = False
+        elif isinstance(
+            n, (ForStmt, WithStmt, DelStmt, AssignmentExpr, OperatorAssignmentStmt, TryStmt)
+        ):
+            for name in _bound_by(n):
+                if name in bound:
+                    bound[name] = False
+        todo.extend(child_nodes(n))
+    return tuple(n for n in names if bound[n])
+
+
+def _target_names(lv: Expression) -> list[str]:
+    out: set[str] = set()
+    target_names(lv, out)
+    return sorted(out)
+
+
+def _bound_by(n: Node) -> list[str]:
+    if isinstance(n, ForStmt):
+        return _target_names(n.index)
+    if isinstance(n, WithStmt):
+        return [x for t in n.target if t is not None for x in _target_names(t)]
+    if isinstance(n, DelStmt):
+        return _target_names(n.expr)
+    if isinstance(n, AssignmentExpr):
+        return _target_names(n.target)
+    if isinstance(n, OperatorAssignmentStmt):
+        return _target_names(n.lvalue)
+    if isinstance(n, TryStmt):
+        return [v.name for v in n.vars if v is not None]
+    return []

@@ -19,7 +19,18 @@ handles) is then a use. Any store into the container (``C[k] = ...``, a mutating
 ``del C[k]``, rebinding ``C``), passing it (or the object holding it) to any other call,
 or calling a method of its owner clears the mark: those may put the elements back, and
 silence beats a false report. A loop whose body stores into ``C`` leaves no mark for it.
-Metadata (``len(C)``, ``C[i].shape``) is no use."""
+Metadata (``len(C)``, ``C[i].shape``) is no use.
+
+*Attributes* of the elements get marks of their own, ``C[$*].host`` (``for job in jobs:
+submit(job, s)``, ``submit`` moving ``job.host``): a read of ``C[k].host``, of ``job.host``
+in a later ``for job in C``, or of ``x.host`` after ``x = C.popleft()`` (``pop``, ``get``,
+``next(iter(C))``, ``C[k]``; these hand out the element state as "may") is a use. The
+element objects may be reachable by names the analysis does not connect to ``C`` (an
+alias made before ``C`` was built, a copy of ``C``), so besides what clears a whole mark,
+an attribute mark is cleared by any call of code other than numbaxfer's, numpy's, a few
+builtins' and the methods of builtin containers (``user_call``), by any store into an
+attribute of that name, by ``yield`` and ``await``; a loop whose body holds one of these
+clears it on every path out of the loop."""
 
 from __future__ import annotations
 
@@ -29,29 +40,48 @@ from typing import Final
 from mypy.nodes import (
     ARG_POS,
     AssignmentStmt,
+    AwaitExpr,
     CallExpr,
+    Decorator,
     DelStmt,
     DictionaryComprehension,
     Expression,
+    FuncBase,
+    FuncDef,
     GeneratorExpr,
     IndexExpr,
+    LambdaExpr,
     ListComprehension,
     ListExpr,
     MemberExpr,
     NameExpr,
     Node,
     OperatorAssignmentStmt,
+    OverloadedFuncDef,
     RefExpr,
     SetComprehension,
     StarExpr,
     TupleExpr,
+    TypeInfo,
+    Var,
+    YieldExpr,
+    YieldFromExpr,
 )
-from mypy.types import CallableType, Instance, TupleType, Type, UnionType, get_proper_type
+from mypy.types import (
+    CallableType,
+    Instance,
+    NoneType,
+    Overloaded,
+    TupleType,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
-from .facts import Fact, map_actuals
+from .facts import Fact, map_actuals, static_type
 from .names import HANDLES
 from .paths import display_path, path_chain, path_extends
-from .state import OWN, Atom, Atoms, State
+from .state import OWN, Atom, Atoms, Chain, State
 from .syntax import FORMATTERS, bound_and_declared, child_nodes
 
 #: The suffix of a container's mark: ``hosts[$*]`` (no index expression spells ``*``).
@@ -85,8 +115,156 @@ READ_METHODS: Final = frozenset(
 )
 
 
+#: Methods that take out (or look up) one element and store nothing: what they return
+#: may be any element (``job = jobs.popleft()``), and the others keep their state.
+TAKE_METHODS: Final = frozenset({"pop", "popleft", "get"})
+#: Builtins that call no code of the program (with positional arguments only: a
+#: ``key=`` may be a callable that does): no attribute of an element changes in them.
+_INERT_BUILTINS: Final = (
+    VIEWS
+    | FORMATTERS
+    | frozenset(
+        {
+            "builtins.float",
+            "builtins.int",
+            "builtins.abs",
+            "builtins.min",
+            "builtins.max",
+            "builtins.sum",
+            "builtins.round",
+            "builtins.range",
+            "builtins.next",
+            "builtins.any",
+            "builtins.all",
+        }
+    )
+)
+#: Modules whose functions and methods call no code of the program (given no callable).
+_INERT_MODULES: Final = frozenset({"builtins", "collections", "numbaxfer", "numpy"})
+
+
 def mark_of(container: str) -> str:
     return container + MARK
+
+
+def marked_container(key: str) -> str | None:
+    """``C`` of a mark ``C[$*]`` or of an attribute mark ``C[$*].host`` (else None)."""
+    i = key.find(MARK)
+    return key[:i] if i > 0 else None
+
+
+def element_attr_of(key: str) -> tuple[str, str] | None:
+    """(``C``, ``.host``) for ``C[$i].host`` (the last top-level index followed by
+    attributes only), None for any other path."""
+    dot = key.find(".", key.rfind("]") + 1) if "]" in key else -1
+    if dot < 0 or "[" in key[dot:]:
+        return None
+    container = container_of(key[:dot])
+    if container is None or MARK in key:
+        return None
+    return container, key[dot:]
+
+
+def _inert_module(name: str) -> bool:
+    return name.split(".", 1)[0] in _INERT_MODULES
+
+
+def _value_type(e: Expression, depth: int = 0) -> Type | None:
+    """The declared or inferred type of ``e``; for a call of a method or a function,
+    its declared return type (``host.read()``: an NDArray)."""
+    if isinstance(e, IndexExpr) and depth < 4:
+        base = get_proper_type(_value_type(e.base, depth + 1) or NoneType())
+        if isinstance(base, Instance) and base.args and _inert_module(base.type.module_name):
+            return base.args[-1]  # ``jobs[0]`` of a list[Job], a dict[str, Job]
+        return None
+    if isinstance(e, MemberExpr) and depth < 4:
+        base = get_proper_type(_value_type(e.expr, depth + 1) or NoneType())
+        sym = base.type.get(e.name) if isinstance(base, Instance) else None
+        if sym is not None and isinstance(sym.node, Var):
+            return sym.node.type
+        return static_type(e)
+    if not isinstance(e, CallExpr):
+        return static_type(e)
+    callee = e.callee
+    sig: object = None
+    if isinstance(callee, RefExpr) and isinstance(callee.node, FuncDef):
+        sig = callee.node.type
+    elif isinstance(callee, MemberExpr) and depth < 4:
+        recv = _value_type(callee.expr, depth + 1)
+        p = get_proper_type(recv) if recv is not None else None
+        method = p.type.get_method(callee.name) if isinstance(p, Instance) else None
+        sig = method.type if isinstance(method, FuncBase) else None
+    return sig.ret_type if isinstance(sig, CallableType) else None
+
+
+def _inert_receiver(e: Expression) -> bool:
+    """Is ``e`` typed (declared or inferred already) as an object of a class from a
+    module whose methods call no code of the program (a union of them, None too)?"""
+    t = _value_type(e)
+    p = get_proper_type(t) if t is not None else None
+    items = p.items if isinstance(p, UnionType) else [p]
+    for it in items:
+        it = get_proper_type(it)
+        if isinstance(it, NoneType):
+            continue
+        if not isinstance(it, Instance) or not _inert_module(it.type.module_name):
+            return False
+    return True
+
+
+def _maybe_callable(a: Expression) -> bool:
+    """Could the argument ``a`` be a function of the program that the callee calls (a
+    lambda, a function or class by name, a bound method, a variable typed as callable)?
+    Functions and classes of numbaxfer, numpy and the builtins (``np.float32``) are not."""
+    if isinstance(a, LambdaExpr):
+        return True
+    if isinstance(a, RefExpr) and isinstance(
+        a.node, (FuncBase, Decorator, TypeInfo, OverloadedFuncDef)
+    ):
+        return not _inert_module(a.node.fullname)
+    t: Type | None = None
+    if isinstance(a, MemberExpr):
+        base = _value_type(a.expr)
+        p = get_proper_type(base) if base is not None else None
+        if not isinstance(p, Instance):
+            return a.node is None  # a module's variable is known; an unknown receiver not
+        sym = p.type.get(a.name)
+        node = sym.node if sym is not None else None
+        if isinstance(node, Decorator):
+            return not node.var.is_property
+        if isinstance(node, (FuncDef, OverloadedFuncDef)):
+            return not node.is_property
+        if not isinstance(node, Var):
+            return True
+        t = node.type
+    else:
+        t = _value_type(a)
+    p = get_proper_type(t) if t is not None else None
+    return isinstance(p, (CallableType, Overloaded)) or (
+        isinstance(p, Instance)
+        and not _inert_module(p.type.module_name)
+        and p.type.get_method("__call__") is not None
+    )
+
+
+def user_call(e: CallExpr) -> bool:
+    """May this call run code of the program, which may restore what an attribute mark
+    says is moved? False only for numbaxfer's and numpy's functions and methods, a few
+    builtins and the methods of builtin containers, none given a keyword argument (a
+    ``key=`` callable) or a lambda; True where the callee is not known."""
+    if any(n is not None for n in e.arg_names):
+        return True
+    callee = e.callee
+    name = callee.fullname if isinstance(callee, RefExpr) else ""
+    if name.startswith("builtins.") and name != "builtins.iter":
+        return name not in _INERT_BUILTINS  # they call none of their positional arguments
+    if any(_maybe_callable(a) for a in e.args):
+        return True
+    if name:
+        return not _inert_module(name)
+    if isinstance(callee, MemberExpr):
+        return not _inert_receiver(callee.expr)
+    return True
 
 
 def container_of(key: str) -> str | None:
@@ -206,7 +384,18 @@ class LoopElements:
     """What one loop (``for``, ``while`` or comprehension) moved of containers' elements,
     collected over its iterations and turned into marks when it ends."""
 
-    __slots__ = ("first", "last", "moved", "pairs", "partial", "stmt", "via")
+    __slots__ = (
+        "attr_moved",
+        "attr_seen",
+        "attr_via",
+        "first",
+        "last",
+        "moved",
+        "pairs",
+        "partial",
+        "stmt",
+        "via",
+    )
 
     def __init__(self, stmt: Node, pairs: list[tuple[str, str, bool]]) -> None:
         self.stmt = stmt
@@ -219,6 +408,12 @@ class LoopElements:
         self.partial: set[str] = set()
         #: container -> how it reads in messages ("through the loop variable "h"")
         self.via: dict[str, str] = {}
+        #: (container, ".host") -> facts that moved that attribute of its elements
+        self.attr_moved: dict[tuple[str, str], set[int]] = {}
+        #: per iteration end state: (container, the attributes it saw moved there)
+        self.attr_seen: list[tuple[str, frozenset[str]]] = []
+        #: elements whose attribute it moved by index (``jobs[$i]``)
+        self.attr_via: set[str] = set()
 
 
 class Elements:
@@ -226,8 +421,10 @@ class Elements:
 
     __slots__ = (
         "_rebound",
+        "_restores",
         "_stores",
         "active",
+        "attr_marks",
         "compound_keys",
         "discarded",
         "discarded_loops",
@@ -236,10 +433,16 @@ class Elements:
         "how",
         "keyed",
         "moved_in",
+        "rest_of",
         "targets",
     )
 
-    def __init__(self, facts: list[Fact], compound_keys: set[str]) -> None:
+    def __init__(
+        self,
+        facts: list[Fact],
+        compound_keys: set[str],
+        stores: dict[int, frozenset[str]] | None = None,
+    ) -> None:
         self.facts = facts
         #: the analysis' set of compound paths (a mark is one: rebinding ``C`` drops it)
         self.compound_keys = compound_keys
@@ -260,8 +463,15 @@ class Elements:
         self.discarded_loops: dict[str, int] = {}
         #: loop variable -> the container whose elements it is bound to
         self.targets: dict[str, str] = {}
+        #: container -> the attributes of its elements that have marks (``.host``)
+        self.attr_marks: dict[str, set[str]] = {}
+        #: fact id -> the attribute of the elements it moved (``.host``; messages)
+        self.rest_of: dict[int, str] = {}
         # per-run caches of syntax (a run never sees a node change)
-        self._stores: dict[int, frozenset[str]] = {}
+        #: loop body id -> ``stores(body)``: the scope's (its body's names and callees
+        #: do not change while mypy checks it; every analysis of the scope shares it)
+        self._stores: dict[int, frozenset[str]] = stores if stores is not None else {}
+        self._restores: dict[int, tuple[bool, frozenset[str]]] = {}
         self._rebound: dict[int, frozenset[str]] = {}
 
     # -- loops -----------------------------------------------------------------------
@@ -290,6 +500,11 @@ class Elements:
             mark = st.vals.get(mark_of(container)) if self.active else None
             if mark is not None:
                 st.put(name, mark)
+            for rest in sorted(self.attr_marks.get(container, ())):
+                got = st.vals.get(mark_of(container) + rest)
+                if got is not None:  # ``for job in jobs: job.host.read()``
+                    self.compound_keys.add(name + rest)
+                    st.put(name + rest, got)
 
     def iteration_end(self, le: LoopElements, states: Iterable[State | None]) -> None:
         """An iteration of ``le`` ends in each of ``states``: a loop variable moved by a
@@ -304,11 +519,37 @@ class Elements:
                     le.via.setdefault(container, f'through the loop variable "{name}"')
                 else:
                     le.partial.add(container)
+                # ``submit(job, s)`` moved ``job.host``: that attribute of an element
+                prefix = name + "."
+                seen: set[str] = set()
+                for key, atoms in st.vals.items():
+                    if not key.startswith(prefix) or "[" in key or "<" in key:
+                        continue
+                    fids = {
+                        a[1]
+                        for a in atoms
+                        if a[0] == "M" and a[2] != ELEMENT and self._made_inside(le, a[1])
+                    }
+                    if fids:
+                        rest = key[len(name) :]
+                        if all(a[0] == "M" for a in atoms):  # moved on every path here
+                            seen.add(rest)
+                        le.attr_moved.setdefault((container, rest), set()).update(fids)
+                        le.via.setdefault(container, f'through the loop variable "{name}"')
+                le.attr_seen.append((container, frozenset(seen)))
 
     def lost(self, key: str, atoms: Atoms, le: LoopElements | None) -> None:
         """``key`` (an element ``C[$i]``) stops being tracked because a name in its index
         is rebound inside the loop ``le``: its moves become the container's."""
         if le is None:
+            return
+        split = element_attr_of(key)
+        if split is not None:  # ``submit(jobs[i], s)`` moved ``jobs[$i].host``
+            fids = {a[1] for a in atoms if a[0] == "M" and self._made_inside(le, a[1])}
+            if fids:
+                le.attr_moved.setdefault(split, set()).update(fids)
+                le.via.setdefault(split[0], f'as "{display_path(key)}"')
+                le.attr_via.add(key[: len(key) - len(split[1])])
             return
         container = container_of(key)
         if container is None or container.endswith(MARK):
@@ -325,16 +566,28 @@ class Elements:
         for name, container, _keyed in le.pairs:
             if self.targets.get(name) == container:
                 del self.targets[name]
-        if not le.moved and not self.active:
+        if not le.moved and not le.attr_moved and not self.active:
             return
         stores = self.stores(body) if body is not None else None
+        calls, attrs = self.restores(body) if body is not None else (False, frozenset())
         for st in states:
             if st is None:
                 continue
-            if stores and self.active:
-                for key in [k for k in st.vals if k.endswith(MARK)]:
-                    if _touched(key[: -len(MARK)], stores):
-                        del st.vals[key]
+            if (stores or calls or attrs) and self.active:
+                for key in [k for k in st.vals if MARK in k]:
+                    owner = marked_container(key)
+                    if owner is None:
+                        continue
+                    if key.endswith(MARK):
+                        if stores and _touched(owner, stores):
+                            del st.vals[key]
+                    elif (
+                        calls
+                        or _restored(key, attrs)
+                        or (stores and _touched_elements(owner, stores, frozenset()))
+                    ):
+                        del st.vals[key]  # the body may have put the attribute back
+            self._attr_marks(le, st, stores)
             for container, fids in le.moved.items():
                 if stores and _touched(container, stores):
                     continue
@@ -348,6 +601,33 @@ class Elements:
                 for f in fids:
                     self.moved_in.setdefault(f, container)
                 self.how.setdefault(container, (le.via.get(container, ""), le.first))
+
+    def _attr_marks(self, le: LoopElements, st: State, stores: frozenset[str] | None) -> None:
+        """The attribute marks the loop ``le`` makes in ``st``, its exit state."""
+        for (container, rest), fids in sorted(le.attr_moved.items()):
+            if stores and _touched_elements(container, stores, le.attr_via):
+                continue  # the body hands another element on, or stores into it: silence
+            atoms: set[Atom] = {("M", f, ELEMENT) for f in fids}
+            if any(c == container and rest not in seen for c, seen in le.attr_seen):
+                atoms.add(OWN)  # some iteration left it without a new move
+            key = mark_of(container) + rest
+            self.compound_keys.add(key)
+            st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
+            self.active = True
+            self.attr_marks.setdefault(container, set()).add(rest)
+            for f in fids:
+                self.moved_in.setdefault(f, container)
+                self.rest_of.setdefault(f, rest)
+            self.how.setdefault(container, (le.via.get(container, ""), le.first))
+
+    def _made_inside(self, le: LoopElements, fid: int) -> bool:
+        """Was fact ``fid`` made by a call inside the loop (a move a summary made: at
+        the call that applied it)?"""
+        if not 0 <= fid < len(self.facts):
+            return False
+        f = self.facts[fid]
+        line = f.end[0] if f.origin else f.line
+        return le.first <= line <= le.last
 
     def _inside(self, le: LoopElements, fid: int) -> bool:
         if not 0 <= fid < len(self.facts):
@@ -401,6 +681,42 @@ class Elements:
         self._stores[id(body)] = frozen
         return frozen
 
+    def restores(self, body: Node) -> tuple[bool, frozenset[str]]:
+        """What in a loop body may put an attribute of an element back: (a call of the
+        program's code, a ``yield`` or an ``await`` in it; the attribute names it
+        assigns or deletes) (cached per run)."""
+        got = self._restores.get(id(body))
+        if got is not None:
+            return got
+        calls = False
+        names: set[str] = set()
+        todo: list[Node] = [body]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, CallExpr) and not calls:
+                calls = user_call(n)
+            elif isinstance(n, (YieldExpr, YieldFromExpr, AwaitExpr)):
+                calls = True
+            lvs: list[Expression] = []
+            if isinstance(n, AssignmentStmt):
+                lvs = list(n.lvalues)
+            elif isinstance(n, OperatorAssignmentStmt):
+                lvs = [n.lvalue]
+            elif isinstance(n, DelStmt):
+                lvs = [n.expr]
+            while lvs:
+                lv = lvs.pop()
+                if isinstance(lv, (TupleExpr, ListExpr)):
+                    lvs.extend(lv.items)
+                elif isinstance(lv, StarExpr):
+                    lvs.append(lv.expr)
+                elif isinstance(lv, MemberExpr):
+                    names.add(lv.name)
+            todo.extend(child_nodes(n))
+        out = (calls, frozenset(names))
+        self._restores[id(body)] = out
+        return out
+
     # -- reads and stores --------------------------------------------------------------
     def element(self, container: str, atoms: Atoms | None, st: State) -> Atoms | None:
         """What a read of an element of ``container`` may hold: its own atoms and the
@@ -410,13 +726,83 @@ class Elements:
             return atoms
         return mark if atoms is None else atoms | mark
 
+    def element_attr(self, chain: Chain, i: int, atoms: Atoms | None, st: State) -> Atoms | None:
+        """What a read of ``chain[i]``, an attribute path of an element (``jobs[0].host``,
+        ``jobs[$i].host``), may hold: its own atoms and the attribute mark."""
+        key = chain[i][0]
+        for j in range(i - 1, 0, -1):
+            prev, cur = chain[j - 1][0], chain[j][0]
+            if cur[len(prev)] == "[":
+                rest = key[len(cur) :]
+                if rest not in self.attr_marks.get(prev, ()):
+                    return atoms
+                mark = st.vals.get(mark_of(prev) + rest)
+                if mark is None:
+                    return atoms
+                return mark if atoms is None else atoms | mark
+        return atoms
+
     def store(self, container: Expression, st: State) -> None:
         """``C[k] = ...`` (or ``del C[k]``, ``C[:] = ...``): the elements may be back."""
         if not self.active:
             return
         ch = path_chain(container)
         if ch is not None:
-            st.vals.pop(mark_of(ch[-1][0]), None)
+            c = ch[-1][0]
+            st.vals.pop(mark_of(c), None)
+            for rest in self.attr_marks.get(c, ()):
+                st.vals.pop(mark_of(c) + rest, None)
+
+    def attr_store(self, name: str, st: State) -> None:
+        """``x.host = ...`` (or ``del x.host``) with ``x`` any object: ``x`` may be an
+        element (an alias the analysis does not connect): ``C[$*].host`` is cleared."""
+        for container, rests in self.attr_marks.items():
+            for rest in rests:
+                if name in rest[1:].split("."):
+                    st.vals.pop(mark_of(container) + rest, None)
+
+    def clear_attrs(self, st: State) -> None:
+        """Code of the program runs (a call, a ``yield``, an ``await``): every attribute
+        mark is cleared, whatever object it reaches the elements by."""
+        for container, rests in self.attr_marks.items():
+            for rest in rests:
+                st.vals.pop(mark_of(container) + rest, None)
+
+    def extract(self, target: Expression, rv: Expression, st: State) -> None:
+        """``x = C.popleft()`` (``pop``, ``get``, ``next(iter(C))``; ``C[k]`` for the
+        attribute marks only, a read of ``C[k]`` being a use of a whole mark already):
+        ``x`` may be any element, so it may hold what the marks say ("may")."""
+        if not isinstance(target, NameExpr):
+            return
+        whole = True
+        src: Expression | None = None
+        if isinstance(rv, CallExpr) and isinstance(rv.callee, MemberExpr):
+            if rv.callee.name in TAKE_METHODS:
+                src = rv.callee.expr
+        elif isinstance(rv, CallExpr) and isinstance(rv.callee, RefExpr):
+            inner = rv.args[0] if rv.callee.fullname == "builtins.next" and rv.args else None
+            if (
+                isinstance(inner, CallExpr)
+                and isinstance(inner.callee, RefExpr)
+                and inner.callee.fullname == "builtins.iter"
+                and len(inner.args) == 1
+            ):
+                src = inner.args[0]
+        elif isinstance(rv, IndexExpr):
+            src, whole = rv.base, False
+        ch = path_chain(src) if src is not None else None
+        if ch is None:
+            return
+        container = ch[-1][0]
+        name = target.name
+        mark = st.vals.get(mark_of(container)) if whole else None
+        if mark is not None:
+            st.put(name, st.get(name) | mark | {OWN})
+        for rest in sorted(self.attr_marks.get(container, ())):
+            got = st.vals.get(mark_of(container) + rest)
+            if got is not None:
+                self.compound_keys.add(name + rest)
+                st.put(name + rest, got | {OWN})
 
     def call(
         self,
@@ -429,7 +815,9 @@ class Elements:
         the elements back (``READ_METHODS`` excepted); a marked container passed to a
         numbaxfer call or to a parameter typed to hold handles has its elements used
         (``report``); passed to any other function it may get them back (cleared)."""
-        marks = [k for k in st.vals if k.endswith(MARK)]
+        if self.attr_marks and user_call(e) and not self._handle_method(e, st):
+            self.clear_attrs(st)
+        marks = [k for k in st.vals if MARK in k]
         if not marks:
             return
         callee = e.callee
@@ -438,11 +826,14 @@ class Elements:
             return
         recv = path_chain(callee.expr) if isinstance(callee, MemberExpr) else None
         for key in marks:
-            container = key[: -len(MARK)]
+            container = marked_container(key)
+            if container is None:
+                continue
+            whole = key.endswith(MARK)
             if recv is not None:
                 r = recv[-1][0]
                 if r == container and isinstance(callee, MemberExpr):
-                    if callee.name not in READ_METHODS:
+                    if callee.name not in READ_METHODS and callee.name not in TAKE_METHODS:
                         del st.vals[key]
                     continue
                 if path_extends(container, r):
@@ -453,11 +844,25 @@ class Elements:
                 if ch is None:
                     continue
                 p = ch[-1][0]
-                if p == container and self._uses(e, idx, fact, name):
+                if p == container and whole and self._uses(e, idx, fact, name):
                     report(a, container, st.vals[key], callee_name(e))
                 elif p == container or path_extends(container, p):
                     st.vals.pop(key, None)
                     break
+
+    def _handle_method(self, e: CallExpr, st: State) -> bool:
+        """``job.host.read()`` where the state says the receiver is a numbaxfer handle or
+        transfer (it holds a move, a transfer or a lend, here or as an element's
+        attribute): a method of numbaxfer's, whatever mypy has inferred by now."""
+        callee = e.callee
+        chain = path_chain(callee.expr) if isinstance(callee, MemberExpr) else None
+        if chain is None:
+            return False
+        i = len(chain) - 1
+        atoms = st.vals.get(chain[i][0])
+        if i > 1 and chain[i][0][len(chain[i - 1][0])] == ".":
+            atoms = self.element_attr(chain, i, atoms, st)
+        return atoms is not None and any(a[0] in "MPEWXLG" for a in atoms)
 
     def _uses(self, e: CallExpr, idx: int, fact: Fact | None, name: str) -> bool:
         if name.startswith("numbaxfer.") or (fact is not None and idx in fact.consumed):
@@ -532,6 +937,31 @@ class Elements:
         if fid in self.holders:
             return self.holders[fid]
         return container_of(held_in) if held_in else None
+
+
+def _touched_elements(
+    container: str, paths: frozenset[str], moved: set[str] | frozenset[str]
+) -> bool:
+    """Is ``container`` touched (``_touched``), or an element of it or something in one
+    (``jobs[0]``, ``jobs[i].host``) stored into or handed on, other than the elements
+    ``moved`` (``jobs[$i]``, handed to the call that moved its attribute)?"""
+    for p in paths:
+        if p == container or path_extends(container, p):
+            return True
+        if path_extends(p, container) and p[len(container)] == "[":
+            close = p.find("]", len(container))
+            if close < 0 or p[: close + 1] not in moved:
+                return True
+        elif path_extends(p, container):
+            return True
+    return False
+
+
+def _restored(key: str, attrs: frozenset[str]) -> bool:
+    """Does an assignment to one of the attribute names ``attrs`` reach the attribute
+    mark ``key`` (``C[$*].host`` and ``host``)?"""
+    rest = key[key.find(MARK) + len(MARK) + 1 :]
+    return any(n in attrs for n in rest.split("."))
 
 
 def _touched(container: str, paths: frozenset[str]) -> bool:

@@ -40,6 +40,7 @@ from .names import (
     CONSUMED,
     GENERATOR_CMS,
     HANDLES,
+    INERT_TYPES,
     LEND_SCOPE,
     LENT,
     MAPPING,
@@ -150,6 +151,12 @@ def _is_handle(t: Type) -> bool:
     return isinstance(p, Instance) and any(
         b.fullname in HANDLES or b.fullname in PRODUCERS for b in p.type.mro
     )
+
+
+def is_inert(t: Type) -> bool:
+    """A type whose values hold no handle, transfer or lend (``int``, ``str``, None)."""
+    p = get_proper_type(t)
+    return isinstance(p, NoneType) or (isinstance(p, Instance) and p.type.fullname in INERT_TYPES)
 
 
 def is_transfer(t: Type | None) -> bool:

@@ -56,6 +56,8 @@ from mypy.nodes import (
     UnaryExpr,
     WhileStmt,
     WithStmt,
+    YieldExpr,
+    YieldFromExpr,
 )
 from mypy.patterns import (
     AsPattern,
@@ -74,6 +76,7 @@ from .blocks import (
     entered_on_stack,
     escaping_parts,
     exit_stack,
+    kept_handles,
     partial_call,
     partial_of,
     pins_in_place,
@@ -131,6 +134,7 @@ class _Ctx:
         "kind",
         "pins",
         "stacks",
+        "stmt",
     )
 
     def __init__(self, kind: str) -> None:
@@ -140,8 +144,14 @@ class _Ctx:
         self.exc: State | None = None
         self.expires: list[tuple[str, int]] = []
         self.finally_body: Block | None = None
-        #: an ``nx.pinned``/``nx.mapped`` block: (its with statement, the handles it binds)
-        self.pins: tuple[WithStmt, tuple[str, ...]] | None = None
+        #: ``nx.pinned``/``nx.mapped`` blocks that end with this one (``with
+        #: nx.pinned(a) as h``, or ``h = stack.enter_context(nx.pinned(a))`` on its exit
+        #: stack): (the with statement, the handles bound, the line of the pin, those
+        #: of them still holding the block's handle when it ends (``blocks.kept_handles``),
+        #: how the block reads in messages ("" for the pinned block itself))
+        self.pins: list[tuple[WithStmt, tuple[str, ...], int, tuple[str, ...], str]] = []
+        #: the with statement of a "with" context
+        self.stmt: WithStmt | None = None
         #: ``with h.lend()`` / ``with h.write()``: (h's path, "lend" or "write", line,
         #: the statement) while the block runs (rule 3: the owner is borrowed)
         #: (the statement is None where its body was checked for rebinding already)
@@ -220,6 +230,12 @@ class Analysis:
         #: the wait()/await being assigned (either arm of ``a if c else b``), and the
         #: path it is assigned to
         self.wait_target: tuple[tuple[Expression, ...], str] | None = None
+        #: ``x = t.wait() if c else x``: the arm that is the target itself (by id), and
+        #: what it holds on its side of the test once evaluated (see ``value_info``)
+        self.kept_arm: tuple[int, str] | None = None
+        self.kept_atoms: Atoms | None = None
+        #: (with statement, enter_context call) ids -> the pinned handles it keeps
+        self._kept_pins: dict[tuple[int, int], tuple[str, ...]] = {}
         #: lend fact id -> names the lend block binds (a holder made there dies with it)
         self.lend_bound: dict[int, frozenset[str]] = {}
         #: lend fact id -> how its block reads in messages (``with ... .lend()``)
@@ -236,7 +252,7 @@ class Analysis:
         #: (``inputs.py``; for messages)
         self.stored_by: dict[str, tuple[str, int, Atoms]] = {}
         #: elements of containers moved in loops (``for h in hosts: s.upload(h, ...)``)
-        self.elems = Elements(scope.facts, self.compound_keys)
+        self.elems = Elements(scope.facts, self.compound_keys, scope.loop_stores)
         #: receivers whose class mypy's types decided (fixed while the analysis runs)
         self._receivers: dict[int, tuple[Expression, TypeInfo | None]] = {}
 
@@ -438,35 +454,51 @@ class Analysis:
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
             ):
                 self.escapes(rv, st, "store", lv)
+        self.kept_arm = self.kept_atoms = None
+        if isinstance(rv, ConditionalExpr) and len(s.lvalues) == 1:
+            target = path_chain(s.lvalues[0])
+            for arm in (rv.if_expr, rv.else_expr):
+                chain = path_chain(arm)
+                if target is not None and chain is not None and chain[-1][0] == target[-1][0]:
+                    self.kept_arm = (id(arm), target[-1][0])  # ``x = ... if c else x``
         r = self.copy(rv, st) if _copied(rv) else self.ex(rv, st)
         self.wait_target = None
         if r is None:
+            self.kept_arm = self.kept_atoms = None
             return None
         info = self.value_info(rv, r)
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            made = result_info(rv, self.infer)
+        self.kept_arm = self.kept_atoms = None
+        one = s.lvalues[0] if len(s.lvalues) == 1 else None  # ``x = ...``, not ``x = y = ...``
+        name = one if isinstance(one, NameExpr) else None
+        call = rv if isinstance(rv, CallExpr) else None
+        if call is not None and name is not None:
+            made = result_info(call, self.infer)
             if made is not None:
-                self.inferred[s.lvalues[0].name] = made
+                self.inferred[name.name] = made
         for lv in s.lvalues:
             out = self.bind(lv, info, r, s)
             if out is None:
                 return None
             r = out
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            self.stack_lend(s.lvalues[0].name, rv, r)
-        if isinstance(rv, CallExpr) and len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
-            obj = s.lvalues[0].name
-            for field, arg in constructor_fields(rv):
-                if isinstance(arg, NameExpr) and arg.name != obj:
-                    self.alias_field(f"{obj}.{field}", arg.name, r)
-            bound = partial_of(rv)
-            if bound is not None:
-                self.partials[s.lvalues[0].name] = bound
-            if self.scope.objects is not None:  # ``best = pick(a, b)`` returning an input
-                self.scope.objects.bound(self, obj, rv, r)
-        if len(s.lvalues) == 1 and isinstance(s.lvalues[0], NameExpr):
-            obj = s.lvalues[0].name
+        if self.elems.active and one is not None:
+            self.elems.extract(one, rv, r)  # ``job = jobs.popleft()``
+        if call is not None and one is not None:
+            if name is not None:
+                self.stack_lend(name.name, call, r)
+            self.stack_pin(one, call)
+            if name is not None:
+                # ``slot = Slot(host=h)`` (a dataclass or NamedTuple): ``slot.host`` is ``h``.
+                obj = name.name
+                for field, arg in constructor_fields(call):
+                    if isinstance(arg, NameExpr) and arg.name != obj:
+                        self.alias_field(f"{obj}.{field}", arg.name, r)
+                bound = partial_of(call)
+                if bound is not None:
+                    self.partials[obj] = bound
+                if self.scope.objects is not None:  # ``best = pick(a, b)``: an input back
+                    self.scope.objects.bound(self, obj, call, r)
+        if name is not None:
+            obj = name.name
             if isinstance(rv, (ListExpr, TupleExpr)):
                 # ``bufs = [host]``: ``bufs[0]`` is ``host`` (until either is rebound).
                 for i, item in enumerate(rv.items):
@@ -475,7 +507,7 @@ class Analysis:
                     if isinstance(item, NameExpr) and item.name != obj:
                         self.alias_field(f"{obj}[{i}]", item.name, r)
             elif isinstance(rv, (ListComprehension, GeneratorExpr, DictionaryComprehension)):
-                self.elems.note_holder(s.lvalues[0], rv, self.fact_of)
+                self.elems.note_holder(name, rv, self.fact_of)
         return r
 
     def copy(self, rv: Expression, st: State) -> State:
@@ -527,6 +559,13 @@ class Analysis:
                     info = self.value_info(made, st)
                     if info[0] == "producer":
                         return ("producer-or-none", info[1])
+            kept, held = self.kept_arm, self.kept_atoms
+            if kept is not None and held is not None and not any(a[0] in "PEWL" for a in held):
+                # ``x = t.wait() if ready and t is not None else x``: a new value on one
+                # side, x as it was on the other (moved where ``not ready``)
+                other = rv.else_expr if id(rv.if_expr) == kept[0] else rv.if_expr
+                if self.value_info(other, st)[0] == "fresh":
+                    return ("value", held | OWN_SET)
             return ("fresh", None)
         chain = path_chain(rv)
         if chain is not None:
@@ -541,6 +580,8 @@ class Analysis:
         if isinstance(lv, (MemberExpr, IndexExpr)):
             if isinstance(lv, MemberExpr):
                 r = self.ex(lv.expr, st)
+                if r is not None and self.elems.attr_marks:
+                    self.elems.attr_store(lv.name, r)  # ``x.host = ...``: x may be an element
             else:
                 r = self.ex(lv.base, st)
                 r = self.ex(lv.index, r) if r is not None else None
@@ -668,6 +709,8 @@ class Analysis:
             r2 = self.ex(e.index, r2)
             if r2 is not None:
                 self.elems.store(e.base, r2)
+        if r2 is not None and isinstance(e, MemberExpr) and self.elems.attr_marks:
+            self.elems.attr_store(e.name, r2)
         chain = path_chain(e)
         if chain is not None and r2 is not None:
             self.rebind(chain[-1][0], r2, e)
@@ -867,6 +910,7 @@ class Analysis:
 
     def with_(self, s: WithStmt, st: State) -> State | None:
         ctx = _Ctx("with")
+        ctx.stmt = s
         cur: State | None = st
         for e, t in zip(s.expr, s.target, strict=False):
             if cur is None:
@@ -892,7 +936,8 @@ class Analysis:
             if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
                 names: set[str] = set()
                 target_names(t, names)
-                ctx.pins = (s, tuple(sorted(names)))
+                pinned = tuple(sorted(names))
+                ctx.pins.append((s, pinned, e.line, self.kept_pins(s, pinned, None), ""))
             borrow = borrowed_owner(e, fact)
             if borrow is not None:
                 ctx.borrows.append((*borrow, e.line, s))
@@ -959,6 +1004,36 @@ class Analysis:
                 if held and root_name(held[0]) not in bound and held not in ctx.borrows:
                     ctx.borrows.append(held)
                 return
+
+    def stack_pin(self, target: Expression, rv: CallExpr) -> None:
+        """``h = stack.enter_context(nx.pinned(a))`` (or ``nx.mapped``, several arrays
+        ``ha, hb = ...``) inside ``with ExitStack() as stack``: a pinned block that ends
+        with the stack's block."""
+        entered = entered_on_stack(rv)
+        if entered is None or not pins_in_place(entered[1]):
+            return
+        stack, inner = entered
+        for ctx in reversed(self.stack):
+            if ctx.kind == "with" and stack in ctx.stacks and ctx.stmt is not None:
+                names: set[str] = set()
+                target_names(target, names)
+                bound = tuple(sorted(names))
+                kept = self.kept_pins(ctx.stmt, bound, rv)
+                entry = (ctx.stmt, bound, inner.line, kept, ctx.stacks[stack][0])
+                if entry not in ctx.pins:
+                    ctx.pins.append(entry)
+                return
+
+    def kept_pins(
+        self, s: WithStmt, names: tuple[str, ...], entering: CallExpr | None
+    ) -> tuple[str, ...]:
+        """``blocks.kept_handles`` of the block of ``s`` (cached per run)."""
+        key = (id(s), id(entering))
+        got = self._kept_pins.get(key)
+        if got is None:
+            got = kept_handles(s.body, names, entering)
+            self._kept_pins[key] = got
+        return got
 
     def swallowing_with(self, s: WithStmt, ctx: _Ctx, st: State, swallow: str) -> State | None:
         """A ``with`` whose context manager may swallow the body's exception: like
@@ -1072,8 +1147,13 @@ class Analysis:
     # -- non-local control flow ------------------------------------------------------
     def transform(self, ctx: _Ctx, st: State, *, exc: bool = False) -> State | None:
         if ctx.kind == "with":
-            if ctx.pins is not None and not exc:
-                self.pinned_end(ctx.pins[0], ctx.pins[1], st)
+            for stmt, handles, line, kept, label in ctx.pins:
+                if not exc:
+                    self.pinned_end(stmt, handles, st, f"{label}|{line}" if label else "")
+                # The block's exit expires the handles (the memory is unpinned).
+                ended = frozenset({("U", line, stmt.end_line or stmt.line)})
+                for name in kept:
+                    self.invalidate(name, ended, st)
             for name, fact_id in ctx.expires:
                 self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
                 # Whatever holds the lent handle (an alias, an attribute, a container
@@ -1143,7 +1223,10 @@ class Analysis:
         if type(e) in LEAVES:
             return st
         if isinstance(e, AwaitExpr):
-            return self.await_(e, st)
+            awaited = self.await_(e, st)
+            if awaited is not None and self.elems.attr_marks:
+                self.elems.clear_attrs(awaited)  # other code runs meanwhile (elements.py)
+            return awaited
         none_test = none_test_of(e, st) if isinstance(e, ComparisonExpr) else None
         if isinstance(e, ComparisonExpr) and none_test is not None:
             for x in e.operands:
@@ -1178,10 +1261,24 @@ class Analysis:
             no = self.assume(e.cond, c.copy(), False)
             if yes is None and no is None:  # cannot be: keep both arms unnarrowed
                 yes, no = c.copy(), c
-            return join_states(
-                self.ex(e.if_expr, yes) if yes is not None else None,
-                self.ex(e.else_expr, no) if no is not None else None,
-            )
+            kept = self.kept_arm
+            arms: list[State | None] = []
+            for arm, side in ((e.if_expr, yes), (e.else_expr, no)):
+                if side is None:
+                    arms.append(None)
+                    if kept is not None and id(arm) == kept[0]:
+                        self.kept_atoms = frozenset()
+                    continue
+                if kept is not None and id(arm) == kept[0]:
+                    # ``x = ... if c else x``: this side keeps x as it is there (moved
+                    # or not); no memory is touched, nothing is handed on: no use
+                    held = side.get(kept[1])
+                    self.kept_atoms = held
+                    if not any(a[0] in "PEWL" for a in held):
+                        arms.append(self.copy(arm, side))  # a copy: no use (``flow.copy``)
+                        continue
+                arms.append(self.ex(arm, side))
+            return join_states(*arms)
         if isinstance(e, AssignmentExpr):
             r2 = self.ex(e.value, st)
             if r2 is None:
@@ -1202,6 +1299,8 @@ class Analysis:
                 return None
             if isinstance(child, Expression):
                 cur = self.ex(child, cur)
+        if cur is not None and self.elems.attr_marks and isinstance(e, (YieldExpr, YieldFromExpr)):
+            self.elems.clear_attrs(cur)  # the consumer runs: it may put attributes back
         return cur
 
     def comprehension(self, g: GeneratorExpr | DictionaryComprehension, st: State) -> State | None:
@@ -1284,10 +1383,12 @@ class Analysis:
             if i and self.elems.active and key[len(chain[i - 1][0])] == "[":
                 # an element of a container whose elements may be moved (elements.py)
                 atoms = self.elems.element(chain[i - 1][0], atoms, st)
+            elif i > 1 and self.elems.attr_marks and key[len(chain[i - 1][0])] == ".":
+                atoms = self.elems.element_attr(chain, i, atoms, st)  # ``jobs[0].host``
             if atoms is None:
                 continue
             rest = full[len(key) + 1 :] if len(full) > len(key) else ""
-            if (whole or rest) and any(a[0] in "MXG" for a in atoms):
+            if (whole or rest) and any(a[0] in "MXGU" for a in atoms):
                 shown = formatted and not rest
                 meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:
@@ -1335,7 +1436,9 @@ class Analysis:
                         extra = f"{how} closure" if closure else how
                         self.event("escape", node, key, lent, extra)
 
-    def pinned_end(self, stmt: WithStmt, handles: tuple[str, ...], st: State) -> None:
+    def pinned_end(
+        self, stmt: WithStmt, handles: tuple[str, ...], st: State, label: str = ""
+    ) -> None:
         """An ``nx.pinned``/``nx.mapped`` block ends: a transfer (or mapping) that took
         one of its handles and is still pending in a variable keeps the block from
         ending cleanly (at run time its exit raises UnfinishedTransferError). Transfers
@@ -1349,7 +1452,7 @@ class Analysis:
                     pending.add(("E", a[1], 0))
                 for holder, atoms in sorted(st.vals.items()):
                     if pending & atoms:
-                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}")
+                        self.event("pinned-end", stmt, holder, atoms, f"{a[1]} {name}|{label}")
 
     def metadata_ok(self, atoms: Atoms) -> bool:
         return all(a[0] != "M" or self.scope.facts[a[1]].handles for a in atoms)
@@ -1544,7 +1647,7 @@ class Analysis:
     def read_free(self, q: str, call: Expression, st: State, fname: str) -> None:
         for key in path_prefixes(q):
             atoms = st.vals.get(key)
-            if atoms is not None and any(a[0] in "MXG" for a in atoms):
+            if atoms is not None and any(a[0] in "MXGU" for a in atoms):
                 rest = q[len(key) + 1 :] if len(q) > len(key) else ""
                 if not (first_attr(rest) in METADATA and self.metadata_ok(atoms)):
                     self.event("use", call, key, atoms, fname)

@@ -68,11 +68,12 @@ from mypy.nodes import (
     Var,
     WithStmt,
 )
-from mypy.types import CallableType, Instance, NoneType, Type, get_proper_type
+from mypy.types import CallableType, Type, get_proper_type
 
 from .facts import (
     Fact,
     is_consumed,
+    is_inert,
     map_actuals,
     result_info,
     ret_kind,
@@ -165,13 +166,15 @@ class _Local:
         #: scope binds that name nowhere else
         self.funcs: dict[str, FuncItem] = {}
         self.summaries: dict[str, InputSummary | None] = {}
-        counts: dict[str, int] = {}
-        _count_bindings(scope.body, counts)
-        rebound = {n for names in scope.writes.values() for n in names} | set(scope.shared)
         seen: dict[str, FuncItem | None] = {}
         for name, fn in nested_functions(scope.body):
             if name is not None:
                 seen[name] = fn if name not in seen else None
+        if not seen:
+            return
+        counts: dict[str, int] = {}
+        _count_bindings(scope.body, counts)
+        rebound = {n for names in scope.writes.values() for n in names} | set(scope.shared)
         for name, one in seen.items():
             if one is not None and counts.get(name) == 1 and name not in rebound:
                 self.funcs[name] = one
@@ -232,11 +235,6 @@ def _has_syntax(fn: FuncItem) -> bool:
 
 
 #: Declared parameter types that hold no handle: such parameters are not followed.
-_INERT: Final = frozenset(
-    {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}
-)
-
-
 def _params(fn: FuncItem) -> list[str]:
     """The parameters an argument path can reach (not ``self``, ``*args``, ``**kw``)."""
     out = [a.variable.name for a in fn.arguments if a.kind not in (ARG_STAR, ARG_STAR2)]
@@ -249,10 +247,7 @@ def _may_hold_handle(fn: FuncItem) -> set[str]:
     t = fn.type if isinstance(fn, FuncDef) else None
     if isinstance(t, CallableType):
         for n, at in zip(t.arg_names, t.arg_types, strict=False):
-            p = get_proper_type(at)
-            if n in names and (
-                isinstance(p, NoneType) or (isinstance(p, Instance) and p.type.fullname in _INERT)
-            ):
+            if n in names and is_inert(at):
                 names.discard(n)
     return names
 
@@ -554,16 +549,20 @@ class Inputs:
         globals (``module_globals.py``)."""
         peer = self.globals.peer(an.scope.node, call)
         effects = self.globals.effects(peer) if peer is not None else None
-        unfollowed = self.globals.unfollowed(module_of(peer)) if peer is not None else None
-        if peer is None or effects is None or unfollowed is None:
-            self._apply(an, call, st, set())
+        if peer is None or effects is None or not self.globals.known(module_of(peer)):
+            self._apply(an, call, st, None)
             return
         own = self.local(an.scope).bound()  # names the caller binds: not the globals
         for q in sorted(effects.reads):
             if root_name(q) not in own:
                 an.read_free(q, call, st, peer.name)  # before what it does to them
-        # its moves of globals that no code out of sight may rebind
-        movable = {root_name(k) for k in effects.reads} - own - unfollowed - effects.writes
+
+        def movable() -> set[str]:
+            """Its moves of globals that no code out of sight may rebind (asked only
+            for a callee that moves some: finding them walks the whole module once)."""
+            unfollowed = self.globals.unfollowed(module_of(peer)) or frozenset()
+            return {root_name(k) for k in effects.reads} - own - unfollowed - effects.writes
+
         self._apply(an, call, st, movable)
         for name in sorted(effects.writes - own):
             an.rebind(name, st, call)
@@ -586,7 +585,10 @@ class Inputs:
         self._last = (call, an, out)
         return out
 
-    def _apply(self, an: Analysis, call: CallExpr, st: State, shared: set[str]) -> None:
+    def _apply(
+        self, an: Analysis, call: CallExpr, st: State, globals_: Callable[[], set[str]] | None
+    ) -> None:
+        """``globals_``: the caller's module globals the callee's moves apply to."""
         resolved = self._resolve(an, call)
         if resolved is None:
             return
@@ -614,7 +616,7 @@ class Inputs:
         if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
             for key, mv in sorted(summary.free.items()):  # a function this scope defines
                 self._move(an, call, st, key, mv, label, own, carried, "")
-        elif summary.free and shared:
+        elif summary.free and globals_ is not None and (shared := globals_()):
             for key, mv in sorted(summary.free.items()):  # a global of the caller's module
                 if root_name(key) in shared:
                     self._move(an, call, st, key, mv, label, own, carried, "")

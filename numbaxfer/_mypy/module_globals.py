@@ -158,6 +158,10 @@ class ModuleGlobals:
         sym = tree.names.get(fn.name) if tree is not None else None
         return fn if sym is not None and sym.node is fn else None
 
+    def known(self, module: str) -> bool:
+        """Is ``module``'s tree at hand (else nothing of its globals is followed)?"""
+        return self._modules(module) is not None
+
     def unfollowed(self, module: str) -> frozenset[str] | None:
         """Globals of ``module`` that code outside the closures may rebind (declared
         ``global`` in a method, nested or decorated function, or lambda; or deleted).

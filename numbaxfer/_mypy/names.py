@@ -58,6 +58,10 @@ METADATA: Final = frozenset(
 #: (``device`` and ``racy_peek`` are a Mapping's: reading them hands nothing on.)
 TRANSFER_NEUTRAL: Final = frozenset({"done", "label", "completed", "device", "racy_peek"})
 DEBUG_ENV: Final = "NUMBAXFER_MYPY_PLUGIN_DEBUG"
+#: Types whose values hold no handle, transfer or lend (a read of one is never a use).
+INERT_TYPES: Final = frozenset(
+    {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}
+)
 MAX_LOOP_ITERATIONS: Final = 32
 MAX_SCOPES: Final = 128
 MAX_ALIASES: Final = 256

@@ -48,6 +48,7 @@ from .facts import (
     declared_types,
     fact_from_signature,
     is_consumed,
+    is_inert,
     map_actuals,
     ret_kind,
     short_name,
@@ -69,7 +70,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "8"
+PLUGIN_VERSION: Final = "9"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -121,6 +122,8 @@ class NumbaxferPlugin(Plugin):
         self._attr_hooks: dict[str, _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
         self._object_attrs: dict[str, int] = {}
+        #: full name -> claimed?, once nothing about it can change in this build
+        self._decided: dict[str, bool] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -165,8 +168,9 @@ class NumbaxferPlugin(Plugin):
                 # Whether it matters needs the class's summary: decided at the read
                 # (``_attribute_use``), where the checker's position is known. Here only
                 # whether the class could have one (a cheap syntactic test).
-                info = self._class_info(fullname.rpartition(".")[0])
-                if info is None or not self._objects.may_matter(info):
+                cls, _, attr = fullname.rpartition(".")
+                info = self._class_info(cls)
+                if info is None or _inert(info, attr) or not self._objects.may_matter(info):
                     if not self._fine_grained:
                         self._object_attrs[fullname] = 0
                     return None
@@ -306,6 +310,16 @@ class NumbaxferPlugin(Plugin):
         self._report_to(api, scope)
 
     def _claims(self, fullname: str) -> bool:
+        decided = self._decided.get(fullname)
+        if decided is not None:
+            return decided
+        claim = self._claim(fullname)
+        if not self._fine_grained and fullname in self._object_calls:
+            # Both halves final (the summary was complete; one build, one signature).
+            self._decided[fullname] = claim
+        return claim
+
+    def _claim(self, fullname: str) -> bool:
         if fullname in WAITS or fullname == PARTIAL_CALL or fullname in BORROW_ENTRIES:
             return True
         try:
@@ -570,6 +584,16 @@ class NumbaxferPlugin(Plugin):
             else:
                 still.append(message)
         scope.pending = still
+
+
+def _inert(info: TypeInfo, attr: str) -> bool:
+    """Is ``info.attr`` a variable of a type that holds no handle (``int``, ``str``...)?
+    Its read is never a use, whatever the class's summary says."""
+    sym = info.get(attr)
+    node = sym.node if sym is not None else None
+    if not isinstance(node, Var) or node.type is None:
+        return False
+    return is_inert(node.type)
 
 
 def _self_in_init(ctx: AttributeContext) -> bool:

@@ -48,6 +48,7 @@ class Scope:
         "facts",
         "local_funcs",
         "local_inputs",
+        "loop_stores",
         "nested_reads",
         "node",
         "objects",
@@ -82,6 +83,8 @@ class Scope:
         #: Where a summary's analysis records the variables it met before mypy inferred
         #: their types (None: not recorded; a checked scope waits for nothing).
         self.untyped: list[Var] | None = None
+        #: What each loop body may store into or hand on (``elements.Elements.stores``).
+        self.loop_stores: dict[int, frozenset[str]] = {}
         funcs: dict[str, set[str]] = {}
         writes: dict[str, set[str]] = {}
         reads: set[str] = set()
@@ -94,11 +97,11 @@ class Scope:
         # A local function calling another one reads (and rebinds) what that one does.
         for _ in range(len(funcs)):
             changed = False
-            for name, free in funcs.items():
-                for other in [r for r in free if r in funcs and r != name]:
-                    extra = funcs[other] - free
+            for name, known in funcs.items():
+                for other in [r for r in known if r in funcs and r != name]:
+                    extra = funcs[other] - known
                     if extra:
-                        free.update(extra)
+                        known.update(extra)
                         changed = True
                     more = writes[other] - writes[name]
                     if more:

@@ -20,6 +20,8 @@ from mypy.nodes import (
 #   P  pending transfer from fact      E  transfer handed on (escaped: not ours to check)
 #   W  transfer completed (extra: line of the wait)
 #   X  lent handle whose block ended (fact: the lend call)
+#   U  handle of an ``nx.pinned``/``nx.mapped`` block that ended (not a fact: the line
+#      of the pin, extra: the line the block ends)
 #   N  the value a parameter had at entry (summaries only, ``inputs.py``; fact: a
 #      sentinel standing for the parameter): inert, copied along with the value
 # --------------------------------------------------------------------------------------

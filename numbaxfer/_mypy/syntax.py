@@ -3,8 +3,8 @@ functions read and rebind."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Final, TypeVar
 
 from mypy.nodes import (
     AssertStmt,
@@ -104,6 +104,36 @@ LEAVES: Final = frozenset(
         ContinueStmt,
     }
 )
+
+
+_N = TypeVar("_N")
+_R = TypeVar("_R")
+#: Entries per memoised walk (then it starts afresh).
+MEMO_SIZE: Final = 4096
+
+
+def by_node(walk: Callable[[_N], _R]) -> Callable[[_N], _R]:
+    """``walk`` (a syntactic walk, with an immutable result) memoised by the identity of
+    its node. A function is analysed many times (at each claimed call that changes its
+    facts, as a summary, as a nested function of its scope) and its syntax does not
+    change meanwhile: mypy's semantic passes fill in attributes, not the tree, and dmypy
+    parses an edited file afresh (new nodes). The entry keeps its node alive, so its id
+    is not reused while the entry exists."""
+    memo: dict[int, tuple[_N, _R]] = {}
+
+    def cached(node: _N) -> _R:
+        hit = memo.get(id(node))
+        if hit is not None and hit[0] is node:
+            return hit[1]
+        out = walk(node)
+        if len(memo) >= MEMO_SIZE:
+            memo.clear()
+        memo[id(node)] = (node, out)
+        return out
+
+    cached.__doc__ = walk.__doc__
+    cached.__name__ = getattr(walk, "__name__", "cached")
+    return cached
 
 
 def child_nodes(n: Node) -> list[Node]:
@@ -263,13 +293,14 @@ def target_names(lv: Expression, out: set[str]) -> None:
         target_names(lv.expr, out)
 
 
-def _bound_names(body: Node) -> set[str]:
+def _bound_names(body: Node) -> frozenset[str]:
     """Names a function body binds (its locals), not looking into nested functions."""
     out, declared = bound_and_declared(body)
     return out - declared
 
 
-def declared_shared(body: Block) -> set[str]:
+@by_node
+def declared_shared(body: Block) -> frozenset[str]:
     """Names a body declares ``global``/``nonlocal`` (statements only: cheaper than
     ``bound_and_declared``, which walks every expression too). Nested functions and
     classes are their own scopes."""
@@ -283,16 +314,17 @@ def declared_shared(body: Block) -> set[str]:
             todo.extend(n.body)
         elif not isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
             todo.extend(sub_blocks(n))
-    return out
+    return frozenset(out)
 
 
-def shared_writes(fn: FuncItem) -> set[str]:
+def shared_writes(fn: FuncItem) -> frozenset[str]:
     """Names of enclosing scopes that ``fn`` rebinds (``nonlocal x`` / ``global x``)."""
     out, declared = bound_and_declared(fn.body)
     return out & declared
 
 
-def bound_and_declared(body: Node) -> tuple[set[str], set[str]]:
+@by_node
+def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
     """Names a body binds, and those it declares ``global``/``nonlocal``."""
     out: set[str] = set()
     declared: set[str] = set()
@@ -332,12 +364,13 @@ def bound_and_declared(body: Node) -> tuple[set[str], set[str]]:
         elif type(n).__name__ in ("GlobalDecl", "NonlocalDecl"):
             declared.update(getattr(n, "names", ()))
         todo.extend(child_nodes(n))
-    return out, declared
+    return frozenset(out), frozenset(declared)
 
 
-def free_reads(fn: FuncItem) -> set[str]:
+@by_node
+def free_reads(fn: FuncItem) -> frozenset[str]:
     """Path keys that ``fn`` (and functions nested in it) reads from enclosing scopes."""
-    local = _bound_names(fn.body)
+    local = set(_bound_names(fn.body))
     local.update(a.variable.name for a in fn.arguments)
     reads: set[str] = set()
     todo: list[Node] = [fn.body]
@@ -363,7 +396,7 @@ def free_reads(fn: FuncItem) -> set[str]:
                     todo.extend((lv.base, lv.index))
             continue
         todo.extend(child_nodes(n))
-    return reads
+    return frozenset(reads)
 
 
 def sub_blocks(n: Node) -> list[Block]:
@@ -384,10 +417,15 @@ def sub_blocks(n: Node) -> list[Block]:
     return []
 
 
-def nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, FuncItem]]:
+@by_node
+def nested_functions(body: Sequence[Statement]) -> tuple[tuple[str | None, FuncItem], ...]:
     """Functions defined by statements of a scope (not inside nested functions), and
     lambdas assigned to names. Lambdas inside other expressions are met by the analysis.
     """
+    return tuple(_nested_functions(body))
+
+
+def _nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, FuncItem]]:
     todo: list[Node] = list(body)
     while todo:
         n = todo.pop()

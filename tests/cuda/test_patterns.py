@@ -26,7 +26,7 @@ def test_pinned_scope_shares_memory_and_expires() -> None:
             view[0] = 100.0
     assert a[0] == 100.0  # written in place, no copy
     with pytest.raises(nx.BorrowError, match=r"nx.pinned\(\) block that ended"):
-        h.read()
+        h.read()  # type: ignore[use-after-transfer]
     out = s.download(dev, into=nx.pinned_array(N, np.float32)).wait()
     assert out.read()[1] == 1.0
 

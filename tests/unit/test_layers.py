@@ -60,7 +60,7 @@ PLUGIN_LAYERS: list[set[str]] = [
         "_mypy.rules.unfinished_transfer",
         "_mypy.rules.owner_borrowed",
     },
-    {"_mypy.rules.scope_ended", "_mypy.rules.mapping_ended"},
+    {"_mypy.rules.scope_ended", "_mypy.rules.mapping_ended", "_mypy.rules.pinned_ended"},
     {"_mypy.rules"},
     {"_mypy.plugin"},
     {"mypy_plugin"},

@@ -16,6 +16,7 @@ from . import (
     lend_escape,
     mapping_ended,
     owner_borrowed,
+    pinned_ended,
     scope_ended,
     unfinished_transfer,
     use_after_transfer,
@@ -41,6 +42,7 @@ RULES: Final[tuple[Rule, ...]] = (
     unfinished_transfer,
     scope_ended,
     mapping_ended,
+    pinned_ended,
     owner_borrowed,
 )
 

@@ -20,12 +20,16 @@ from . import unfinished_transfer
 CODE: Final = unfinished_transfer.CODE
 
 #: ``pinned-end``: the block ends with ``ev.path`` holding a pending transfer (or
-#: mapping) of one of its handles (``ev.extra``: "<fact id> <handle>").
+#: mapping) of one of its handles (``ev.extra``: "<fact id> <handle>|<stack>|<line>" for
+#: a pinned block entered on an exit stack: how the stack's block reads, the pin's line;
+#: "<fact id> <handle>|" for a with block of its own).
 EVENTS: Final = frozenset({"pinned-end"})
 
 
 def messages(an: Analysis, ev: Event) -> Iterator[Message]:
-    fid_text, _, handle = ev.extra.partition(" ")
+    fid_text, _, rest = ev.extra.partition(" ")
+    handle, _, stacked = rest.partition("|")
+    label, _, pin_line = stacked.partition("|")
     fact = an.scope.facts[int(fid_text)]
     if not fact.confirmed:
         return
@@ -34,9 +38,14 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     maybe = any(a[0] not in "PE" for a in ev.atoms)
     verb = "may still be unfinished" if maybe else "is still unfinished"
     end = getattr(ev.node, "end_line", None) or ev.node.line
+    block = (
+        f"the {label} block that the pin at line {pin_line} was entered on"
+        if label
+        else ("this block")
+    )
     text = (
         f'{noun} "{name}" (started at line {fact.line} by {fact.callee}() with "{handle}") '
-        f"{verb} when this block ends (line {end}){' on some path' if maybe else ''}: the "
+        f"{verb} when {block} ends (line {end}){' on some path' if maybe else ''}: the "
         f'block unpins "{handle}"\'s memory, so its exit raises UnfinishedTransferError. '
         f'Complete it inside the block: "{handle} = {name}.wait()"'
     )

@@ -112,6 +112,9 @@ def _element_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
     callees = " / ".join(sorted({f.callee + "()" for f in moves}))
     lines = lines_text({f.line for f in moves})
     how, loop_line = els.how.get(container, ("", first.line))
+    rest = els.rest_of.get(first.id, "")
+    if rest:
+        return _attribute_message(an, ev, moves, container, rest, (how, loop_line))
     moved_how = f' (the elements of "{shown}" were moved {how} in the loop at line {loop_line})'
     if not how:
         moved_how = f' (the elements of "{shown}" were moved in the loop at line {loop_line})'
@@ -130,6 +133,53 @@ def _element_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
         f"{subject} {verb} after {moved} into {callees} at {lines}{moved_how}{path_note}; "
         f"{_element_fix(an, first, container)}"
     )
+
+
+def _attribute_message(
+    an: Analysis,
+    ev: Event,
+    moves: list[Fact],
+    container: str,
+    rest: str,
+    how: tuple[str, int],
+) -> str:
+    """A use of an attribute of an element (``job.host`` after ``job = jobs.popleft()``,
+    ``jobs[0].host``) whose elements had that attribute moved in a loop."""
+    first = moves[0]
+    shown = display_path(container)
+    attr = rest[1:]
+    name = display_path(ev.path)
+    maybe = any(a[0] != "M" for a in ev.atoms)
+    callees = " / ".join(sorted({f.callee + "()" for f in moves}))
+    lines = lines_text({f.line for f in moves})
+    where = f" in {first.origin}" if first.origin else ""
+    via = f" {how[0]}" if how[0] else ""
+    verb = "may be used" if maybe else "is used"
+    base = name[: -len(rest)] if name.endswith(rest) else name
+    return (
+        f'"{name}" (the "{attr}" of an element of "{shown}") {verb} after it was moved into '
+        f'{callees} at {lines}{where} (the "{attr}" of the elements of "{shown}" was moved'
+        f"{via} in the loop at line {how[1]}){' on some path' if maybe else ''}; "
+        f"{_attribute_fix(an, first, base, rest)}"
+    )
+
+
+def _attribute_fix(an: Analysis, f: Fact, base: str, rest: str) -> str:
+    """Take the attribute back from where the move left its transfer, rooted at the
+    element read (``job.pending`` at the move through ``job``; ``jobs[0].pending``)."""
+    name = base + rest
+    moved = sorted(p for p in an.moved.get(f.id, []) if p.endswith(rest))
+    holder = f.holder or an.held_in.get(f.id, "")
+    if moved and holder:
+        at_move = moved[0][: -len(rest)]
+        if holder.startswith(at_move + "."):
+            taken = base + holder[len(at_move) :]
+            return f'take it back first: "{name} = {display_path(taken)}.wait()"'
+    if f.param:
+        return _origin_fix(f, name)
+    if f.producer:
+        return f'take it back first: "{name} = <the transfer>.wait()"'
+    return f'rebind "{name}" to a new value first ({f.callee}() owns the old one)'
 
 
 def _element_fix(an: Analysis, f: Fact, container: str) -> str:

@@ -4,7 +4,6 @@
 # upload is not done yet and skipping empty ones.
 # Bug: the empty-job test was put before collect(): it reads job.host while the job's
 # upload still owns it.
-# XFAIL: miss: an attribute of container elements moved through the loop variable (for job in jobs: submit(job, s) at lines 57-58 moves job.host) leaves no mark on the elements (elements.py marks whole elements, jobs[$*], not jobs[$*].host), and job = jobs.popleft() (line 61) is a fresh value, so job.host.read() at line 66 is not reported (the same helper on a plain variable, submit(job, s); job.host.read(), is caught)
 # RUN: raises UseAfterTransferError
 from __future__ import annotations
 
@@ -63,7 +62,7 @@ def main() -> dict[str, float]:
         if not job.pending.done():
             jobs.append(job)
             continue
-        if job.host.shape[0] == 1 and float(job.host.read()[0]) == 0.0:  # E: use-after-transfer "job.host"
+        if job.host.shape[0] == 1 and float(job.host.read()[0]) == 0.0:  # E: use-after-transfer "\"job.host\" (the \"host\" of an element of \"jobs\") may be used" "\"job.host = job.pending.wait()\""
             collect(job)
             continue
         collect(job)
