@@ -43,6 +43,7 @@ from mypy.nodes import (
     NameExpr,
     Node,
     OverloadedFuncDef,
+    SuperExpr,
     TypeInfo,
     Var,
 )
@@ -50,7 +51,8 @@ from mypy.types import CallableType
 
 from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
-from .inputs import Inputs
+from .guards import Guards
+from .inputs import Inputs, super_method
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import State
@@ -432,9 +434,21 @@ class Objects:
             self._incomplete = True
         ms = MethodSummary()
         prefix = me + "."
+        guards: Guards | None = None
         for ev in an.events.values():
-            if ev.kind == "use":
-                ms.reads.update(owner[a[1]] for a in ev.atoms if a[0] == "M" and a[1] in owner)
+            if ev.kind != "use":
+                continue
+            for a in ev.atoms:
+                if a[0] != "M" or a[1] not in owner:
+                    continue
+                attr = owner[a[1]]
+                if attr in ms.reads:
+                    continue
+                # ``"-" if p.state is UPLOADING else p.host.read()``: the object's own
+                # state guards the read; not a use at the call (silence, guards.py).
+                guards = guards or Guards(fn, me)
+                if not guards.covers(ev.node, attr):
+                    ms.reads.add(attr)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
@@ -591,6 +605,11 @@ class Objects:
         self.inputs.apply(an, call, st)  # then what it does to its arguments (inputs.py)
 
     def _call(self, an: Analysis, call: CallExpr, st: State) -> None:
+        if isinstance(call.callee, SuperExpr):
+            found = super_method(an, call.callee)
+            if found is not None:
+                self._method_call(an, call, st, found[0], found[1], call.callee.name)
+            return
         if not isinstance(call.callee, MemberExpr) or isinstance(call.callee.node, FuncDef):
             self._function_call(an, call, st)
             return
@@ -606,7 +625,14 @@ class Objects:
     def _method_call(
         self, an: Analysis, site: Expression, st: State, info: TypeInfo, obj: str, name: str
     ) -> None:
-        """``obj.name()`` (or the property read ``obj.name``) at ``site``."""
+        """``obj.name()`` (or the property read ``obj.name``) at ``site``. A method
+        the class inherits is the summary of the base class that defines it (the first
+        in the MRO; an override in a subclass of ``obj``'s class is not known here)."""
+        if name not in info.names:
+            base = next((b for b in info.mro[1:] if name in b.names), None)
+            if base is None or base.fullname == "builtins.object":
+                return
+            info = base
         building = self._building.get(info.fullname)
         summary: ClassSummary | None = None
         if building is not None:
@@ -622,6 +648,10 @@ class Objects:
         if ms is None:
             return
         self._apply(an, site, st, info, ms, obj, _label(info, name), entry_attrs)
+
+    def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
+        if isinstance(an, Analysis):
+            self.inputs.bound(an, name, call, st)
 
     def member(self, an: object, e: MemberExpr, st: State) -> None:
         """``obj.prop`` read, ``prop`` a property of a summarised class: its getter
@@ -745,6 +775,12 @@ class Objects:
             return False
         sym = info.get(attr)
         return sym is not None and _property_getter(sym.node) is not None
+
+    def attribute_moved(self, info: TypeInfo, attr: str) -> bool:
+        """Does some method of the class leave ``self.<attr>`` moved? (A subclass's
+        method calling it through ``super()`` may then read it moved.)"""
+        summary = self.summary(info)
+        return summary is not None and attr in summary.moved
 
     def function_matters(self, fn: FuncDef) -> bool:
         """Does a call of the plain function ``fn`` read or change its arguments'

@@ -72,6 +72,7 @@ class Fact:
         "origin",
         "param",
         "producer",
+        "via",
         "wait",
     )
 
@@ -104,6 +105,9 @@ class Fact:
         #: or a variable of the enclosing function); and the call as written ("u.push").
         self.free = False
         self.called = ""
+        #: How the path came to be moved, where no call here moved it (``inputs.py``:
+        #: "SlotPool.acquire() returned it with ..."); "" for a move by a call.
+        self.via = ""
 
     def relevant(self) -> bool:
         return bool(self.consumed) or self.producer or self.lend or self.wait

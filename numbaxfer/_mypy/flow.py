@@ -48,6 +48,7 @@ from mypy.nodes import (
     SetComprehension,
     StarExpr,
     Statement,
+    SuperExpr,
     TempNode,
     TryStmt,
     TupleExpr,
@@ -513,6 +514,8 @@ class Analysis:
                 bound = partial_of(call)
                 if bound is not None:
                     self.partials[obj] = bound
+                if self.scope.objects is not None:  # ``best = pick(a, b)``: an input back
+                    self.scope.objects.bound(self, obj, call, r)
         if name is not None:
             obj = name.name
             if isinstance(rv, (ListExpr, TupleExpr)):
@@ -1598,7 +1601,7 @@ class Analysis:
             for q in sorted(self.scope.local_funcs[callee.name]):
                 self.read_free(q, e, cur, callee.name)
         if self.scope.objects is not None and (
-            e.args or isinstance(callee, (MemberExpr, NameExpr)) or local
+            e.args or isinstance(callee, (MemberExpr, NameExpr, SuperExpr)) or local
         ):
             # ``obj.method()``, ``f(obj)``: what they do to ``obj``'s attributes, and
             # what a function does to its arguments and to the variables it reads

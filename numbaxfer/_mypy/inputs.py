@@ -44,6 +44,7 @@ from mypy.nodes import (
     AssignmentExpr,
     AssignmentStmt,
     CallExpr,
+    ConditionalExpr,
     Decorator,
     DelStmt,
     Expression,
@@ -51,6 +52,7 @@ from mypy.nodes import (
     ForStmt,
     FuncDef,
     FuncItem,
+    IfStmt,
     LambdaExpr,
     ListExpr,
     MemberExpr,
@@ -59,6 +61,8 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    ReturnStmt,
+    SuperExpr,
     TupleExpr,
     TypeInfo,
     Var,
@@ -76,6 +80,7 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
+from .names import MAX_ALIASES
 from .paths import display_path, path_chain, root_name
 from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
@@ -121,14 +126,32 @@ class InputStore:
     maybe: bool
 
 
+@dataclass(frozen=True)
+class ResultField:
+    """A field of the object a function returns, left moved on some path: its transfer
+    may still be pending in ``holder`` (a field of the same object), where the
+    function's take-back (``slot.host = slot.pending.wait()`` at ``line``) did not
+    run."""
+
+    holder: str
+    line: int
+    maybe: bool
+
+
 @dataclass
 class InputSummary:
     params: dict[str, InputMove] = field(default_factory=dict)
     free: dict[str, InputMove] = field(default_factory=dict)
     stores: list[InputStore] = field(default_factory=list)
+    #: parameters whose entry object the function may return (``return a if c else
+    #: b``), and whether it always returns the one of them it names
+    returns: tuple[str, ...] = ()
+    returns_must: bool = False
+    #: fields of the returned object that may be left moved
+    results: dict[str, ResultField] = field(default_factory=dict)
 
     def empty(self) -> bool:
-        return not (self.params or self.free or self.stores)
+        return not (self.params or self.free or self.stores or self.returns or self.results)
 
 
 class _Local:
@@ -286,6 +309,10 @@ class Inputs:
         self._drafts: dict[str, tuple[InputSummary | None, list[Var]]] = {}
         #: What functions read and rebind of their module's globals.
         self.globals = ModuleGlobals(fine_grained, modules)
+        #: the last call resolved (``_resolve``), in which analysis, and the answer
+        self._last: (
+            tuple[CallExpr, Analysis, tuple[FuncItem, str, str | None, InputSummary] | None] | None
+        ) = None
 
     # -- summaries ---------------------------------------------------------------
     def summary(self, fn: FuncItem, label: str, local: _Local | None = None) -> InputSummary | None:
@@ -374,9 +401,16 @@ class Inputs:
                 more = {root_name(r) for r in effects.reads} - own - free
                 through = bool(more)
                 free |= more
-        if not through and not _worth(fn, _may_hold_handle(fn) | free):
+        handles = _may_hold_handle(fn)
+        returned, must = _returned(fn, handles - locals_)
+        result, backs = _result_take_backs(fn, set(params) | {_self_of(fn) or ""})
+        if not through and not backs and not _worth(fn, handles | free):
+            if returned:
+                return InputSummary(returns=returned, returns_must=must), False
             return None, False
         scope = SummaryScope(fn, self._untyped)
+        if backs:
+            scope.seeds[result] = [(x, t) for x, t, _ in backs]
         scope.objects = self._objects
         entry = State()
         sentinels: dict[int, str] = {}
@@ -449,6 +483,12 @@ class Inputs:
                     src = next(iter(srcs))
                     maybe = any(a[0] != "N" for a in atoms)
                     out.stores.append(InputStore(root, key[len(root) + 1 :], src, maybe))
+        out.returns, out.returns_must = returned, must
+        for x, t, line in backs:  # fields of the returned object its take-back missed
+            atoms = final.get(f"{result}.{x}")
+            seeded = {a for a in atoms if a[0] == "M" and scope.facts[a[1]].callee == _SEED}
+            if seeded:
+                out.results[x] = ResultField(t, line, maybe=atoms != seeded)
         return (None if out.empty() else out), incomplete
 
     # -- at a call -----------------------------------------------------------------
@@ -477,6 +517,12 @@ class Inputs:
             if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
                 return node, node.name, None, None
             return None
+        if isinstance(callee, SuperExpr):  # ``super().push(host)``: the base's method
+            found = super_method(an, callee)
+            method = found[0].get_method(callee.name) if found is not None else None
+            if found is None or not isinstance(method, FuncDef) or not _is_method(method):
+                return None
+            return method, f"{found[0].name}.{callee.name}", None, found[1]
         if isinstance(callee, MemberExpr):
             node = callee.node
             if isinstance(node, FuncDef) and isinstance(node.info, FakeInfo):
@@ -521,17 +567,32 @@ class Inputs:
         for name in sorted(effects.writes - own):
             an.rebind(name, st, call)
 
+    def _resolve(
+        self, an: Analysis, call: CallExpr
+    ) -> tuple[FuncItem, str, str | None, InputSummary] | None:
+        """The function ``call`` runs, its label, receiver path and summary (None: not
+        followed). The last answer is kept: ``x = f(...)`` asks for it again at the
+        binding (``bound``)."""
+        last = self._last
+        if last is not None and last[0] is call and last[1] is an:
+            return last[2]
+        found = self.target(an, call)
+        out = None
+        if found is not None:
+            fn, label, local, recv = found
+            summary = self.summary(fn, label, local)
+            out = (fn, label, recv, summary) if summary is not None else None
+        self._last = (call, an, out)
+        return out
+
     def _apply(
         self, an: Analysis, call: CallExpr, st: State, globals_: Callable[[], set[str]] | None
     ) -> None:
         """``globals_``: the caller's module globals the callee's moves apply to."""
-        found = self.target(an, call)
-        if found is None:
+        resolved = self._resolve(an, call)
+        if resolved is None:
             return
-        fn, label, local, recv = found
-        summary = self.summary(fn, label, local)
-        if summary is None:
-            return
+        fn, label, recv, summary = resolved
         actuals = _actuals(call, fn)
         if actuals is None:
             return
@@ -574,6 +635,70 @@ class Inputs:
             else:
                 an.alias_field(target, src, st)
             an.stored_by[target] = (label, call.line, st.get(src))
+
+    def bound(self, an: Analysis, name: str, call: CallExpr, st: State) -> None:
+        """``name = f(a, b)`` where f may return its parameter's entry object: ``name``
+        is that argument (an alias of it, "maybe" where f may return another value), so
+        a move of ``a``, or the end of ``a``'s lend block, reaches ``name``. Where f
+        returns an object with a field still moved (``ResultField``), ``name.<field>``
+        is moved and its transfer held by ``name.<holder>``."""
+        seeds = an.scope.seeds.get(name) if isinstance(an.scope, SummaryScope) else None
+        for x, t in seeds or ():
+            _seed(an, f"{name}.{x}", f"{name}.{t}", st)
+        resolved = self._resolve(an, call)
+        if resolved is None:
+            return
+        fn, label, _recv, summary = resolved
+        for x, rf in sorted(summary.results.items()):
+            self._result_move(an, call, st, name, x, rf, label)
+        if not summary.returns:
+            return
+        actuals = _actuals(call, fn)
+        if actuals is None:
+            return
+        srcs = [_path_of(call, actuals, p) for p in summary.returns]
+        paths = sorted({p for p in srcs if p is not None and p != name})
+        if not paths or len(paths) != len(srcs):
+            return  # an argument that is no path (a call, a literal): not followed
+        atoms = frozenset().union(*(st.get(p) for p in paths))
+        must = summary.returns_must and len(paths) == 1
+        an.compound_keys.update(p for p in paths if "." in p or "[" in p)
+        st.put(name, atoms if must else atoms | OWN_SET)
+        if len(st.alias) >= MAX_ALIASES:
+            del st.alias[next(iter(st.alias))]
+        st.alias[name] = {p: must for p in paths}
+
+    def _result_move(
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        name: str,
+        x: str,
+        rf: ResultField,
+        label: str,
+    ) -> None:
+        path, hpath = f"{name}.{x}", f"{name}.{rf.holder}"
+        key = ("<result>", label, x, name)
+        fact = an.scope.origin_facts.get(key)
+        if fact is None:
+            fact = Fact(CallExpr(NameExpr(label), [], [], []), label, True)
+            fact.line = rf.line
+            fact.end = (call.line, call.column)
+            fact.origin = label + "()"
+            fact.holder = hpath
+            fact.via = (
+                f'{label}() returned it with its transfer perhaps still pending in "'
+                f'{display_path(hpath)}" (the wait() at line {rf.line} in {label}() does '
+                "not run on every path)"
+            )
+            an.scope.add(fact)
+            an.scope.origin_facts[key] = fact
+        an.moved[fact.id] = [path]
+        an.compound_keys.update((path, hpath))
+        moved = frozenset({("M", fact.id, 0)})
+        st.put(path, moved | OWN_SET if rf.maybe else moved)
+        st.put(hpath, frozenset({("P", fact.id, 0)}) | OWN_SET)
 
     def _move(
         self,
@@ -635,6 +760,146 @@ class Inputs:
     def matters(self, fn: FuncItem, label: str) -> bool:
         """Does a call of ``fn`` move or store what it is given?"""
         return self.summary(fn, label) is not None
+
+
+def super_method(an: Analysis, e: SuperExpr) -> tuple[TypeInfo, str] | None:
+    """``super().m()`` in a method of class C: (the class after C in C's MRO that
+    defines ``m``, the name of ``self``). The MRO is C's own: a subclass of C mixing in
+    another class may insert one before it (not followed, as for ``obj.m()``)."""
+    fn = an.scope.node
+    if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo) or e.call.args:
+        return None  # ``super(C, obj)``: not followed
+    me = _self_of(fn)
+    if me is None:
+        return None
+    mro = fn.info.mro
+    for base in mro[1:] if mro and mro[0] is fn.info else ():
+        if e.name in base.names:
+            return (base, me) if base.fullname != "builtins.object" else None
+    return None
+
+
+_SEED: Final = "<returned>"
+
+
+def _seed(an: Analysis, path: str, hpath: str, st: State) -> None:
+    """``path`` moved by a sentinel whose transfer ``hpath`` holds (a summary's view of
+    an object it got from a call and takes ``path`` back from ``hpath``)."""
+    fact = Fact(CallExpr(NameExpr(_SEED), [], [], []), _SEED, False)
+    fact.line = -1
+    an.scope.add(fact)
+    an.moved[fact.id] = [path]
+    an.compound_keys.update((path, hpath))
+    st.put(path, frozenset({("M", fact.id, 0)}))
+    st.put(hpath, frozenset({("P", fact.id, 0)}))
+
+
+def _result_take_backs(fn: FuncItem, excluded: set[str]) -> tuple[str, list[tuple[str, str, int]]]:
+    """The local every ``return`` of ``fn`` names (not a parameter), and its take-backs
+    ``r.x = r.t.wait()`` (x, t, line) made under tests of ``r.t`` alone (``r.t is not
+    None``, ``r.t.done()``), outside loops and ``try``: the function says that ``r.t``
+    holds the transfer of ``r.x``, so where it does not wait, ``r.x`` may still be
+    moved when ``r`` is returned. A take-back under any other test (a state flag of
+    ``r``, a parameter) is another protocol: not followed (silence)."""
+    names: set[str] = set()
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, OverloadedFuncDef)):
+            continue
+        if isinstance(n, ReturnStmt):
+            if not isinstance(n.expr, NameExpr):
+                return "", []
+            names.add(n.expr.name)
+            continue
+        todo.extend(child_nodes(n))
+    if len(names) != 1 or names & excluded:
+        return "", []
+    r = next(iter(names))
+    out: list[tuple[str, str, int]] = []
+
+    def visit(stmts: Sequence[Node], tests: list[Expression]) -> None:
+        for st in stmts:
+            if isinstance(st, IfStmt):
+                for cond, body in zip(st.expr, st.body, strict=False):
+                    visit(body.body, [*tests, cond])
+                if st.else_body is not None:
+                    visit(st.else_body.body, [*tests, *st.expr])
+                continue
+            back = _take_back(st, r)
+            if back is not None and all(_only_tests(c, r, back[1]) for c in tests):
+                out.append((*back, st.line))
+
+    visit(fn.body.body, [])
+    return r, out
+
+
+def _take_back(st: Node, r: str) -> tuple[str, str] | None:
+    """``r.x = r.t.wait()`` -> (x, t)."""
+    if not isinstance(st, AssignmentStmt) or len(st.lvalues) != 1:
+        return None
+    lv, rv = st.lvalues[0], st.rvalue
+    if not (
+        isinstance(lv, MemberExpr)
+        and isinstance(lv.expr, NameExpr)
+        and lv.expr.name == r
+        and isinstance(rv, CallExpr)
+        and not rv.args
+        and isinstance(rv.callee, MemberExpr)
+        and rv.callee.name == "wait"
+    ):
+        return None
+    held = rv.callee.expr
+    if not (
+        isinstance(held, MemberExpr)
+        and isinstance(held.expr, NameExpr)
+        and held.expr.name == r
+        and held.name != lv.name
+    ):
+        return None
+    return lv.name, held.name
+
+
+def _only_tests(cond: Expression, r: str, t: str) -> bool:
+    """Does ``cond`` read nothing but ``r.t`` (and None/True/False)?"""
+    todo: list[Node] = [cond]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, MemberExpr) and isinstance(n.expr, NameExpr) and n.expr.name == r:
+            if n.name != t:
+                return False
+            continue
+        if isinstance(n, NameExpr) and n.name not in ("None", "True", "False"):
+            return False
+        todo.extend(child_nodes(n))
+    return True
+
+
+def _returned(fn: FuncItem, params: set[str]) -> tuple[tuple[str, ...], bool]:
+    """The parameters (of ``params``: never rebound in the body) whose entry object a
+    ``return`` hands back, by name or as an arm of a conditional expression; and
+    whether every ``return`` is the bare name of the one parameter returned."""
+    if not params:
+        return (), False
+    names: set[str] = set()
+    bare = True
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, OverloadedFuncDef)):
+            continue  # a nested function's returns are its own
+        if isinstance(n, ReturnStmt):
+            arms: list[Expression | None] = [n.expr]
+            bare = bare and isinstance(n.expr, NameExpr)
+            while arms:
+                e = arms.pop()
+                if isinstance(e, ConditionalExpr):
+                    arms.extend((e.if_expr, e.else_expr))
+                elif isinstance(e, NameExpr) and e.name in params:
+                    names.add(e.name)
+            continue
+        todo.extend(child_nodes(n))
+    return tuple(sorted(names)), bare and len(names) == 1
 
 
 def _self_of(fn: FuncItem) -> str | None:

@@ -70,7 +70,7 @@ from .state import Message
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
-PLUGIN_VERSION: Final = "9"
+PLUGIN_VERSION: Final = "10"
 
 
 def source_digest(package: Path | None = None) -> str:
@@ -121,7 +121,7 @@ class NumbaxferPlugin(Plugin):
         self._ignored: set[str] = set()
         self._attr_hooks: dict[str, _AttrHook] = {}
         self._object_calls: dict[str, bool] = {}
-        self._object_attrs: dict[str, bool] = {}
+        self._object_attrs: dict[str, int] = {}
         #: full name -> claimed?, once nothing about it can change in this build
         self._decided: dict[str, bool] = {}
 
@@ -158,10 +158,13 @@ class NumbaxferPlugin(Plugin):
     def get_attribute_hook(self, fullname: str) -> _AttrHook | None:
         """``self.x`` (or ``obj.x``) where some method of the class leaves ``x`` moved
         with its transfer in another attribute: a read inside a method may be a use
-        (the protocol rule of classes.py), so the enclosing scope is analysed."""
+        (the protocol rule of classes.py), so the enclosing scope is analysed. Where
+        some method leaves ``x`` moved, a read in a method of a *subclass* is analysed
+        too: a ``super().m()`` before it may have moved it (mypy has no hook for calls
+        through ``super()``)."""
         try:
-            matters = self._object_attrs.get(fullname)
-            if matters is None:
+            level = self._object_attrs.get(fullname)
+            if level is None:
                 # Whether it matters needs the class's summary: decided at the read
                 # (``_attribute_use``), where the checker's position is known. Here only
                 # whether the class could have one (a cheap syntactic test).
@@ -169,9 +172,9 @@ class NumbaxferPlugin(Plugin):
                 info = self._class_info(cls)
                 if info is None or _inert(info, attr) or not self._objects.may_matter(info):
                     if not self._fine_grained:
-                        self._object_attrs[fullname] = False
+                        self._object_attrs[fullname] = 0
                     return None
-            elif not matters:
+            elif not level:
                 return None
         except Exception:
             if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
@@ -194,20 +197,32 @@ class NumbaxferPlugin(Plugin):
 
     def _attribute_use(self, ctx: AttributeContext, fullname: str) -> bool:
         """Is this read of ``fullname`` possibly a use (``classes.Objects.
-        attribute_matters``)? Not ``self.x`` inside ``__init__``: nothing is moved at a
-        constructor's entry, and the class is mid-check there (its attributes untyped,
-        so a summary built then would be a draft)."""
-        matters = self._object_attrs.get(fullname)
-        if matters is not None:
-            return matters
-        if _self_in_init(ctx):
-            return False
+        attribute_matters``; or, in a method of a subclass, ``attribute_moved``)? Not
+        ``self.x`` inside ``__init__``: nothing is moved at a constructor's entry, and
+        the class is mid-check there (its attributes untyped, so a summary built then
+        would be a draft)."""
         cls, _, attr = fullname.rpartition(".")
-        info = self._class_info(cls)
-        matters = info is not None and self._objects.attribute_matters(info, attr)
-        if not self._fine_grained and not self._objects.incomplete():
-            self._object_attrs[fullname] = matters  # one build: decided once
-        return matters
+        level = self._object_attrs.get(fullname)
+        if level is None:
+            if _self_in_init(ctx):
+                return False
+            info = self._class_info(cls)
+            level = 0
+            if info is not None and self._objects.attribute_matters(info, attr):
+                level = 2
+            elif info is not None and self._objects.attribute_moved(info, attr):
+                level = 1
+            if not self._fine_grained and not self._objects.incomplete():
+                self._object_attrs[fullname] = level  # one build: decided once
+        return level == 2 or (level == 1 and self._in_subclass(ctx.api, cls))
+
+    def _in_subclass(self, api: object, owner: str) -> bool:
+        """Is mypy checking a method of a strict subclass of the class ``owner``?"""
+        scope = self._scope(api)
+        fn = scope.node if scope is not None else None
+        if not isinstance(fn, FuncDef) or isinstance(fn.info, FakeInfo):
+            return False
+        return fn.info.fullname != owner and any(b.fullname == owner for b in fn.info.mro[1:])
 
     def _foreign(self, fullname: str) -> bool:
         """Is ``fullname`` (a function, class or method) defined in an installed
@@ -249,7 +264,11 @@ class NumbaxferPlugin(Plugin):
         if known is not None:
             return known
         sym = self.lookup_fully_qualified(fullname)
-        node = sym.node if sym is not None else None
+        node: object = sym.node if sym is not None else None
+        if node is None:  # ``Sub.m`` for a method ``Sub`` inherits: the base's
+            cls, _, meth = fullname.rpartition(".")
+            info = self._class_info(cls)
+            node = info.get_method(meth) if info is not None else None
         if not isinstance(node, FuncDef):
             matters = False
         elif isinstance(node.info, FakeInfo):

@@ -32,6 +32,10 @@ class ObjectModel(Protocol):
     def member(self, an: object, e: MemberExpr, st: State) -> None:
         """Apply the effects of reading ``obj.attr`` (a property's getter) to ``st``."""
 
+    def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
+        """``name = call(...)`` was just bound in ``st``: what the result is (an input
+        of the call returned, a field of it left moved)."""
+
 
 class Scope:
     """One function body (or module top level) while mypy checks it."""
@@ -149,12 +153,16 @@ class SummaryScope(Scope):
     variables whose types were missing: the summary is worth rebuilding once mypy has
     inferred one of them."""
 
-    __slots__ = ("unknown",)
+    __slots__ = ("seeds", "unknown")
 
     def __init__(self, fn: FuncItem, untyped: list[Var] | None = None) -> None:
         super().__init__(None, fn, fn.body.body)
         self.unknown = False
         self.untyped = untyped
+        #: local name -> (attribute, the attribute its transfer may be pending in)
+        #: pairs: where the name is bound from a call, the attribute starts moved by a
+        #: sentinel whose transfer the other holds (``inputs.py``, returned objects)
+        self.seeds: dict[str, list[tuple[str, str]]] = {}
 
     def fact_for(self, call: CallExpr, infer: InferInfo) -> Fact | None:
         key = position_key(call)

@@ -72,6 +72,8 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         f"{subject} {verb} after it was moved into {' / '.join(callees)} at "
         f"{lines_text(lines)}{where}{loop}{path_note}; {fix}"
     )
+    if moves[0].via:  # not moved here: a call handed it out moved (inputs.py)
+        text = f"{subject} {verb} after {moves[0].via}; {fix}"
     yield (CODE, ev.node, text, ev.dedupe())
 
 

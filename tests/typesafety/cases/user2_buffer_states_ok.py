@@ -1,8 +1,8 @@
-# XFAIL: false positive, line 68: log.append(describe(slot)) after start(slot) is reported as a use of the moved slot.host, but describe() reads slot.host only when slot.state is not State.UPLOADING (a guard on a field set together with the move); the state flag is not followed. (RUN: ok removed while this is a strict xfail: the program runs clean.)
 # A state machine of buffers: each slot is IDLE, UPLOADING or READY; start() fills and
 # uploads a slot, poll() moves it to READY once its upload is done, and the main loop
 # launches on READY slots. Correct: describe() (the logging helper) reads the host
 # buffer only of slots that are not UPLOADING.
+# RUN: ok
 from __future__ import annotations
 
 import enum

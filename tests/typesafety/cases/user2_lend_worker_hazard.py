@@ -1,4 +1,3 @@
-# XFAIL: miss, line 52: best = choose(ca, cb, ...) returns one of its Lent arguments; its use after the `with ha.lend() as ca, hb.lend() as cb` block is not reported: a Lent value returned by a user function is not tied to the lends it came from.
 # Lends passed to worker functions: two candidate device arrays are lent to a scoring
 # worker (a reads-only nx.kernel on a lent stream), and their host copies are lent to a
 # chooser that returns the better view. BUG: the view choose() returned is read after

@@ -1,4 +1,3 @@
-# XFAIL: miss, line 80: VerboseScaler.submit() reads self.host after super().submit(); Scaler.submit() moved it (its download is in self.pending); a move made by the base-class method called through super() is not seen in the override.
 # A class hierarchy: the base class owns a stream and drives rounds through overridable
 # hooks (prepare/submit/collect); a subclass owns the buffers; a verbose subclass
 # overrides submit() to log. BUG: the log after super().submit() reads self.host, which
