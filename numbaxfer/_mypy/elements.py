@@ -45,11 +45,9 @@ from typing import Final
 from mypy.nodes import (
     ARG_NAMED,
     ARG_POS,
-    AssignmentStmt,
     AwaitExpr,
     CallExpr,
     Decorator,
-    DelStmt,
     DictionaryComprehension,
     Expression,
     FuncBase,
@@ -62,12 +60,10 @@ from mypy.nodes import (
     MemberExpr,
     NameExpr,
     Node,
-    OperatorAssignmentStmt,
     OverloadedFuncDef,
     RefExpr,
     SetComprehension,
     SliceExpr,
-    StarExpr,
     TupleExpr,
     TypeInfo,
     Var,
@@ -89,7 +85,7 @@ from .facts import Fact, map_actuals, static_type
 from .names import HANDLES
 from .paths import display_path, path_chain, path_extends
 from .state import OWN, OWN_SET, Atom, Atoms, Chain, State
-from .syntax import FORMATTERS, bound_and_declared, child_nodes
+from .syntax import FORMATTERS, bound_and_declared, child_nodes, stored_targets
 
 #: The suffix of a container's mark: ``hosts[$*]`` (no index expression spells ``*``).
 MARK: Final = "[$*]"
@@ -708,23 +704,10 @@ class Elements:
         todo: list[Node] = [body]
         while todo:
             n = todo.pop()
-            lvs: list[Expression] = []
-            if isinstance(n, AssignmentStmt):
-                lvs = list(n.lvalues)
-            elif isinstance(n, OperatorAssignmentStmt):
-                lvs = [n.lvalue]
-            elif isinstance(n, DelStmt):
-                lvs = [n.expr]
-            while lvs:
-                lv = lvs.pop()
-                if isinstance(lv, (TupleExpr, ListExpr)):
-                    lvs.extend(lv.items)
-                elif isinstance(lv, StarExpr):
-                    lvs.append(lv.expr)
-                else:
-                    ch = path_chain(lv.base if isinstance(lv, IndexExpr) else lv)
-                    if ch is not None:
-                        out.add(ch[-1][0])
+            for lv in stored_targets(n):
+                ch = path_chain(lv.base if isinstance(lv, IndexExpr) else lv)
+                if ch is not None:
+                    out.add(ch[-1][0])
             if isinstance(n, CallExpr):
                 callee = n.callee
                 if isinstance(callee, MemberExpr) and callee.name not in READ_METHODS:
@@ -758,20 +741,8 @@ class Elements:
                 calls = user_call(n)
             elif isinstance(n, (YieldExpr, YieldFromExpr, AwaitExpr)):
                 calls = True
-            lvs: list[Expression] = []
-            if isinstance(n, AssignmentStmt):
-                lvs = list(n.lvalues)
-            elif isinstance(n, OperatorAssignmentStmt):
-                lvs = [n.lvalue]
-            elif isinstance(n, DelStmt):
-                lvs = [n.expr]
-            while lvs:
-                lv = lvs.pop()
-                if isinstance(lv, (TupleExpr, ListExpr)):
-                    lvs.extend(lv.items)
-                elif isinstance(lv, StarExpr):
-                    lvs.append(lv.expr)
-                elif isinstance(lv, MemberExpr):
+            for lv in stored_targets(n):
+                if isinstance(lv, MemberExpr):
                     names.add(lv.name)
             todo.extend(child_nodes(n))
         out = (calls, frozenset(names))

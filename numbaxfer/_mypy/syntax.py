@@ -417,6 +417,29 @@ def _child_nodes(n: Node) -> list[Node]:
     return out
 
 
+def stored_targets(n: Node) -> list[Expression]:
+    """The targets an assignment, augmented assignment or ``del`` stores into (or
+    deletes), tuple and starred targets taken apart; none for other nodes."""
+    if isinstance(n, AssignmentStmt):
+        todo: list[Expression] = list(n.lvalues)
+    elif isinstance(n, OperatorAssignmentStmt):
+        todo = [n.lvalue]
+    elif isinstance(n, DelStmt):
+        todo = [n.expr]
+    else:
+        return []
+    out: list[Expression] = []
+    while todo:
+        lv = todo.pop()
+        if isinstance(lv, (TupleExpr, ListExpr)):
+            todo.extend(lv.items)
+        elif isinstance(lv, StarExpr):
+            todo.append(lv.expr)
+        else:
+            out.append(lv)
+    return out
+
+
 def target_names(lv: Expression, out: set[str]) -> None:
     if isinstance(lv, NameExpr):
         out.add(lv.name)
