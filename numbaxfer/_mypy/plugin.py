@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, TypeAlias
+from typing import Final, TypeAlias, cast
 
 from mypy.nodes import (
     CallExpr,
@@ -96,6 +96,8 @@ MIN_MYPY: Final = (1, 16)
 _SigContext: TypeAlias = FunctionSigContext | MethodSigContext
 _SigHook: TypeAlias = Callable[[FunctionSigContext], FunctionLike]
 _MethodSigHook: TypeAlias = Callable[[MethodSigContext], FunctionLike]
+#: No final answer yet (the hook factories' caches).
+_UNDECIDED: Final = object()
 _AttrHook: TypeAlias = Callable[[AttributeContext], Type]
 
 
@@ -124,6 +126,9 @@ class NumbaxferPlugin(Plugin):
         self._object_attrs: dict[str, int] = {}
         #: full name -> claimed?, once nothing about it can change in this build
         self._decided: dict[str, bool] = {}
+        #: full name -> the hook factory's final answer (a hook, or None: not claimed)
+        self._function_answers: dict[str, object] = {}
+        self._method_answers: dict[str, object] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -135,7 +140,12 @@ class NumbaxferPlugin(Plugin):
     # whose declared signature can matter (a Consumed parameter, a Transfer or lend
     # result, Transfer.wait, or a callee it cannot look up) and lets mypy go on to the
     # next plugin for all others: the signature-hook machinery is not free.
+    # Once a claim is final (``_decided``), the answer itself is kept: mypy asks again
+    # at every call it checks, and most calls are of names never claimed.
     def get_function_signature_hook(self, fullname: str) -> _SigHook | None:
+        answer = self._function_answers.get(fullname, _UNDECIDED)
+        if answer is not _UNDECIDED:
+            return cast("_SigHook | None", answer)
         hook = self._function_hooks.get(fullname)
         if hook is None:
 
@@ -143,9 +153,15 @@ class NumbaxferPlugin(Plugin):
                 return self._function_sig(ctx, _name)
 
             self._function_hooks[fullname] = hook
-        return hook if self._claims(fullname) else None
+        out = hook if self._claims(fullname) else None
+        if fullname in self._decided:
+            self._function_answers[fullname] = out
+        return out
 
     def get_method_signature_hook(self, fullname: str) -> _MethodSigHook | None:
+        answer = self._method_answers.get(fullname, _UNDECIDED)
+        if answer is not _UNDECIDED:
+            return cast("_MethodSigHook | None", answer)
         hook = self._method_hooks.get(fullname)
         if hook is None:
 
@@ -153,7 +169,10 @@ class NumbaxferPlugin(Plugin):
                 return self._method_sig(ctx, _name)
 
             self._method_hooks[fullname] = hook
-        return hook if self._claims(fullname) else None
+        out = hook if self._claims(fullname) else None
+        if fullname in self._decided:
+            self._method_answers[fullname] = out
+        return out
 
     def get_attribute_hook(self, fullname: str) -> _AttrHook | None:
         """``self.x`` (or ``obj.x``) where some method of the class leaves ``x`` moved
