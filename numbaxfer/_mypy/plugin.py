@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Final, TypeAlias, cast
+from typing import Final, TypeAlias
 
 from mypy.nodes import (
     CallExpr,
@@ -96,8 +96,6 @@ MIN_MYPY: Final = (1, 16)
 _SigContext: TypeAlias = FunctionSigContext | MethodSigContext
 _SigHook: TypeAlias = Callable[[FunctionSigContext], FunctionLike]
 _MethodSigHook: TypeAlias = Callable[[MethodSigContext], FunctionLike]
-#: No final answer yet (the hook factories' caches).
-_UNDECIDED: Final = object()
 _AttrHook: TypeAlias = Callable[[AttributeContext], Type]
 
 
@@ -127,8 +125,8 @@ class NumbaxferPlugin(Plugin):
         #: full name -> claimed?, once nothing about it can change in this build
         self._decided: dict[str, bool] = {}
         #: full name -> the hook factory's final answer (a hook, or None: not claimed)
-        self._function_answers: dict[str, object] = {}
-        self._method_answers: dict[str, object] = {}
+        self._function_answers: dict[str, _SigHook | None] = {}
+        self._method_answers: dict[str, _MethodSigHook | None] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -143,9 +141,9 @@ class NumbaxferPlugin(Plugin):
     # Once a claim is final (``_decided``), the answer itself is kept: mypy asks again
     # at every call it checks, and most calls are of names never claimed.
     def get_function_signature_hook(self, fullname: str) -> _SigHook | None:
-        answer = self._function_answers.get(fullname, _UNDECIDED)
-        if answer is not _UNDECIDED:
-            return cast("_SigHook | None", answer)
+        answers = self._function_answers
+        if fullname in answers:
+            return answers[fullname]
         hook = self._function_hooks.get(fullname)
         if hook is None:
 
@@ -159,9 +157,9 @@ class NumbaxferPlugin(Plugin):
         return out
 
     def get_method_signature_hook(self, fullname: str) -> _MethodSigHook | None:
-        answer = self._method_answers.get(fullname, _UNDECIDED)
-        if answer is not _UNDECIDED:
-            return cast("_MethodSigHook | None", answer)
+        answers = self._method_answers
+        if fullname in answers:
+            return answers[fullname]
         hook = self._method_hooks.get(fullname)
         if hook is None:
 
