@@ -614,12 +614,16 @@ class Elements:
         if not le.moved and not le.attr_moved and not le.waited and not self.active:
             return
         stores = self.stores(body) if body is not None else None
-        calls, attrs = self.restores(body) if body is not None else (False, frozenset())
+        restored: tuple[bool, frozenset[str]] | None = None  # asked only for a mark
         for st in states:
             if st is None:
                 continue
-            if (stores or calls or attrs) and self.active:
-                for key in [k for k in st.vals if MARK in k]:
+            marked = [k for k in st.vals if MARK in k] if self.active and body is not None else []
+            if marked and restored is None and body is not None:
+                restored = self.restores(body)
+            calls, attrs = restored or (False, frozenset())
+            if stores or calls or attrs:
+                for key in marked:
                     owner = marked_container(key)
                     if owner is None:
                         continue
