@@ -36,6 +36,7 @@ from mypy.types import (
     get_proper_type,
 )
 
+from .memo import by_node
 from .names import (
     CONSUMED,
     GENERATOR_CMS,
@@ -202,7 +203,10 @@ def ret_kind(t: Type) -> str:
     return ""
 
 
+@by_node
 def signature_matters(t: Type) -> bool:
+    """Can a call of a callee declared ``t`` move, hand on or lend (a ``Consumed``
+    parameter, a Transfer, Mapping or lend result, or not a plain signature)?"""
     p = get_proper_type(t)
     if isinstance(p, Overloaded):
         return any(signature_matters(item) for item in p.items)

@@ -4,7 +4,7 @@ functions read and rebind."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
 from mypy.nodes import (
     AssertStmt,
@@ -82,6 +82,7 @@ from mypy.patterns import (
     ValuePattern,
 )
 
+from .memo import by_node
 from .paths import path_chain, root_name
 from .state import State
 
@@ -105,36 +106,6 @@ LEAVES: Final = frozenset(
         ContinueStmt,
     }
 )
-
-
-_N = TypeVar("_N")
-_R = TypeVar("_R")
-#: Entries per memoised walk (then it starts afresh).
-MEMO_SIZE: Final = 4096
-
-
-def by_node(walk: Callable[[_N], _R]) -> Callable[[_N], _R]:
-    """``walk`` (a syntactic walk, with an immutable result) memoised by the identity of
-    its node. A function is analysed many times (at each claimed call that changes its
-    facts, as a summary, as a nested function of its scope) and its syntax does not
-    change meanwhile: mypy's semantic passes fill in attributes, not the tree, and dmypy
-    parses an edited file afresh (new nodes). The entry keeps its node alive, so its id
-    is not reused while the entry exists."""
-    memo: dict[int, tuple[_N, _R]] = {}
-
-    def cached(node: _N) -> _R:
-        hit = memo.get(id(node))
-        if hit is not None and hit[0] is node:
-            return hit[1]
-        out = walk(node)
-        if len(memo) >= MEMO_SIZE:
-            memo.clear()
-        memo[id(node)] = (node, out)
-        return out
-
-    cached.__doc__ = walk.__doc__
-    cached.__name__ = getattr(walk, "__name__", "cached")
-    return cached
 
 
 def child_nodes(n: Node) -> list[Node]:

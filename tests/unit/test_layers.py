@@ -43,6 +43,7 @@ LAYERS: list[set[str]] = [
 #: The mypy plugin's package, lowest first; it imports nothing of the library above.
 PLUGIN_LAYERS: list[set[str]] = [
     {"_wording"},  # the wording shared with the runtime: plain strings, no imports
+    {"_mypy.memo"},
     {"_mypy", "_mypy.names", "_mypy.rules.codes"},
     {"_mypy.state"},
     {"_mypy.paths"},
