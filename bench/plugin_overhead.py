@@ -22,9 +22,14 @@ corpus (cold) and lists where the plugin's time goes. ``--bytecodes`` counts the
 bytecodes the plugin's own frames execute in the ``module`` mode (in-process, traced):
 a figure that host noise cannot move, for comparing two versions of the plugin on a
 shared machine (mypy itself is compiled, so only the plugin's Python is counted).
+``--instructions`` runs the ``module`` mode once more with and once without the plugin
+under valgrind (cachegrind, no cache simulation) and reports the machine instructions
+each executed: the whole process, mypy's compiled code and the plugin's C-level work
+(dicts, sets, calls) included, so their ratio is the overhead free of host noise (it
+leaves out memory stalls, which time includes). About 3 minutes; needs ``valgrind``.
 
     python bench/plugin_overhead.py [--functions 2000] [--repeats 5] [--profile generated]
-                                    [--bytecodes]
+                                    [--bytecodes] [--instructions]
 
 Prints a table and writes bench/out/plugin_overhead.json.
 """
@@ -277,6 +282,38 @@ def _found_everything(output: str, target: Path) -> None:
         raise SystemExit(f"mypy could not import everything for {target}:\n" + "\n".join(missing))
 
 
+def _instructions(config: Path, target: Path, cache: Path) -> int:
+    """Machine instructions of one mypy run over ``target`` under valgrind (the ``I
+    refs`` cachegrind counts; ``cache`` is used, and changed, as it is)."""
+    proc = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(config),
+            "--cache-dir",
+            str(cache),
+            "--no-error-summary",
+            target.name,
+        ],
+        cwd=target.parent,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = [ln for ln in proc.stderr.splitlines() if "I   refs:" in ln]
+    if proc.returncode != 0 or not found:
+        raise SystemExit(f"valgrind/mypy failed on {target}:\n{proc.stdout}{proc.stderr}")
+    _found_everything(proc.stdout, target)
+    return int(found[-1].split(":")[-1].strip().replace(",", ""))
+
+
 def _bytecodes(config: Path, target: Path, cache: Path, top: int) -> dict[str, Any]:
     """Bytecodes executed in the plugin's frames while mypy checks ``target`` in-process
     (``cache`` warm for its dependencies), and the functions executing most of them."""
@@ -404,6 +441,11 @@ def main() -> None:
     ap.add_argument(
         "--bytecodes", action="store_true", help="count the plugin's bytecodes (module mode)"
     )
+    ap.add_argument(
+        "--instructions",
+        action="store_true",
+        help="count machine instructions with and without the plugin (module mode, valgrind)",
+    )
     args = ap.parse_args()
     chosen = [c for c in args.corpora.split(",") if c]
     if unknown := set(chosen) - set(CORPORA):
@@ -462,6 +504,14 @@ def main() -> None:
             cache = tmp / "bytecode-cache"
             shutil.copytree(warm["with plugin"], cache)
             bytecodes = _bytecodes(configs["with plugin"], target["generated"], cache, args.top)
+        instructions: dict[str, int] = {}
+        if args.instructions and "generated" in chosen:
+            if shutil.which("valgrind") is None:
+                raise SystemExit("--instructions needs valgrind on PATH")
+            for name in names:
+                cache = tmp / f"instructions-cache-{name.replace(' ', '-')}"
+                shutil.copytree(warm[name], cache)
+                instructions[name] = _instructions(configs[name], target["generated"], cache)
 
     rows = []
     for (corpus, mode), by_config in times.items():
@@ -531,6 +581,12 @@ def main() -> None:
         )
         for e in bytecodes["by_function"]:
             print(f"  {e['bytecodes'] / 1e3:>8.0f}k  {e['function']}")
+    if instructions:
+        base_i, plug_i = instructions["without plugin"], instructions["with plugin"]
+        print(
+            f"\ninstructions (valgrind), generated corpus, module mode: without"
+            f" {base_i / 1e9:.3f} G, with {plug_i / 1e9:.3f} G, ratio {plug_i / base_i:.3f}"
+        )
     OUT.mkdir(parents=True, exist_ok=True)
     result = {
         "benchmark": "plugin_overhead",
@@ -544,6 +600,7 @@ def main() -> None:
         "results": rows,
         "profile": profile,
         "bytecodes": bytecodes,
+        "instructions": instructions or None,
     }
     (OUT / "plugin_overhead.json").write_text(json.dumps(result, indent=2) + "\n")
     print(f"wrote {(OUT / 'plugin_overhead.json').relative_to(ROOT)}")

@@ -1570,9 +1570,9 @@ class Analysis:
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
             added = e.args[0] if len(e.args) == 1 else None
             if isinstance(added, CallExpr) and callee.name in ELEMENT_ADDS:
-                made = result_info(added, self.infer)
-                if made is not None and isinstance(callee.expr, NameExpr):
-                    self.element_classes.setdefault(callee.expr.name, made)
+                added_class = result_info(added, self.infer)
+                if added_class is not None and isinstance(callee.expr, NameExpr):
+                    self.element_classes.setdefault(callee.expr.name, added_class)
             for a in e.args:
                 self.escapes(a, cur, "container", callee.expr)
                 self.elems.note_add(callee.expr, a, cur, self.fact_of)
