@@ -1,3 +1,4 @@
+# XFAIL: miss: a handle appended to a list (bufs.append(buf)) and then moved by s.download(dev, into=buf) leaves the list element moved; the read through the comprehension variable over bufs (line 36) is not reported (aliasing through a container element)
 # A gather: many small per-shard results are downloaded into their own pinned buffers,
 # collected in one list, and concatenated on the host once every download is back. The
 # bug: the destination buffers are kept in their own list and concatenated from it
