@@ -1,4 +1,4 @@
-# XFAIL: miss: a dataclass field slot.host moved by fill_and_send() (upload held in slot.pending, line 37) is read through the loop variable of the slot list in status() (line 46), called from main() while both slots are in flight; dataclass fields of list elements moved in one function and read in another are not followed
+# XFAIL: miss: a dataclass field slot.host moved by fill_and_send() (upload held in slot.pending, line 38) is read through the loop variable of the slot list in status() (line 46), called from main() while both slots are in flight; dataclass fields of list elements moved in one function and read in another are not followed
 # Double-buffered uploads through dataclass slots: each Slot holds its host buffer, its
 # device buffer and the transfer in flight (None when the buffer is home); a status
 # report reads only slots whose buffer is home. The bug: the status report was
