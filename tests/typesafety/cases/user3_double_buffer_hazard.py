@@ -1,5 +1,5 @@
 # Double buffering on a copy stream and a compute stream (strict: every cross-stream
-# XFAIL: miss: outs[k].read() at line 61 in the drain loop `for k in range(2)`, after the first loop moved outs[k] (k = i % 2) into downloads stored in downs[k], is not reported
+# XFAIL: miss: outs[k].read() at line 62 in the drain loop `for k in range(2)`, after the first loop moved outs[k] (k = i % 2) into downloads stored in downs[k], is not reported
 # dependency is stated with wait_for, the numbaxfer form of event.record / stream.wait).
 # Slot k = i % 2 holds one pinned input, one pinned output and their device buffers.
 # The bug: the final drain copies each slot's output out before waiting its download.

@@ -1,5 +1,5 @@
 # A training data loader: each epoch shuffles the batch order, fills a pinned batch
-# XFAIL: miss + false positives: the real bug, loader.fill(back, ...) at line 58 passing the moved `back` to a method that writes it, is not reported (only the upload at 59 is); the zero-trip-loop reports of the clean variant (lines 52, 53, 55) come on top
+# XFAIL: miss + false positives: the real bug, loader.fill(back, ...) at line 59 passing the moved `back` to a method that writes it, is not reported (only the upload at 60 is); the zero-trip-loop reports of the clean variant (lines 53, 54, 56) come on top
 # buffer, uploads it and runs the step kernel while the next batch is filled and
 # prefetched into the other buffer. The bug: the swap of the two buffers is forgotten, so
 # the second prefetch fills `back` while the first prefetch upload still owns it.

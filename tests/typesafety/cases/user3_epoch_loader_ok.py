@@ -1,5 +1,5 @@
 # A training data loader: each epoch shuffles the batch order, fills a pinned batch
-# XFAIL: false positive: the inner `for step in range(len(order))` is taken to possibly run zero times and the swap `front, back = back, front` after the prefetch upload to possibly end the loop, so the correct epoch loop gets use-after-transfer at lines 51/52, unfinished-transfer at 52 and 58, transfer-completed-twice at 54
+# XFAIL: false positive: the inner `for step in range(len(order))` is taken to possibly run zero times and the swap `front, back = back, front` after the prefetch upload to possibly end the loop, so the correct epoch loop gets use-after-transfer at lines 52/53, unfinished-transfer at 53 and 59, transfer-completed-twice at 55
 # buffer, uploads it and runs the step kernel while the next batch is filled and
 # prefetched into the other buffer (two pinned buffers, one stream).
 # RUN: ok
