@@ -57,7 +57,7 @@ def train(epochs: int = 2, batches: int = 4, batch: int = 32) -> float:
             s.launch(train_step, 1, 32, dev_batch, weights)
             if step + 1 < len(order):
                 loader.fill(back, int(order[step + 1]))  # E: use-after-transfer "\"back\""
-                pending = s.upload(back, to=dev_batch)  # stream order: after the kernel
+                pending = s.upload(back, to=dev_batch)  # E: use-after-transfer "\"back\""
         print(f"epoch {epoch}: {len(order)} batches")
 
     out = nx.pinned_array(batch, np.float32)
