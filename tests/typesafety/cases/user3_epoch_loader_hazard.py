@@ -1,9 +1,10 @@
 # A training data loader: each epoch shuffles the batch order, fills a pinned batch
-# XFAIL: miss + false positives: the real bug, loader.fill(back, ...) at line 59 passing the moved `back` to a method that writes it, is not reported (only the upload at 60 is); the zero-trip-loop reports of the clean variant (lines 53, 54, 56) come on top
+# XFAIL: false positives: the bug is found (loader.fill(back, ...) at line 60, the upload at 61), but the clean variant's zero-trip-loop reports come on top: use-after-transfer at 54/55, unfinished-transfer at 55 and 61, transfer-completed-twice at 57
 # buffer, uploads it and runs the step kernel while the next batch is filled and
 # prefetched into the other buffer. The bug: the swap of the two buffers is forgotten, so
 # the second prefetch fills `back` while the first prefetch upload still owns it.
-# RUN: raises UseAfterTransferError via-call
+# (Simulator: raises UseAfterTransferError via-call. No RUN header while the case is a strict xfail: the agreement test
+# would pass and break the strict xfail. Restore `# RUN: raises UseAfterTransferError via-call` with the fix.)
 from __future__ import annotations
 
 from typing import Any
