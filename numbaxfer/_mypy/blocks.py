@@ -56,6 +56,8 @@ from .syntax import child_nodes, sub_blocks, target_names
 CONTAINER_ADDS: Final = frozenset(
     {"append", "appendleft", "add", "insert", "extend", "put", "put_nowait", "setdefault"}
 )
+#: Those of them whose one argument becomes one element (``ups.append(t)``).
+ELEMENT_ADDS: Final = frozenset({"append", "appendleft", "add", "put", "put_nowait"})
 
 
 #: Rule 3: what the owner may not do while its block is open (besides being moved).

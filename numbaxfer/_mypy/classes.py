@@ -238,6 +238,8 @@ class Objects:
         self._depth = 0
         self._fcache: dict[str, tuple[tuple[object, ...], dict[str, MethodSummary] | None]] = {}
         self._ffinal: dict[str, dict[str, MethodSummary] | None] = {}
+        #: full name -> is it defined where bodies are never summarised (``_library_call``)
+        self._library: dict[str, bool] = {}
         self._fbusy: set[str] = set()
         #: full name -> (fingerprint, candidate attributes): syntax, so computed once
         #: per class (dmypy: again when the class changes)
@@ -599,10 +601,40 @@ class Objects:
                 an.compound_keys.add(hpath)
 
     def call(self, an: object, call: CallExpr, st: State) -> None:
-        if not isinstance(an, Analysis):
+        if not isinstance(an, Analysis) or self._library_call(an, call):
             return
         self._call(an, call, st)
         self.inputs.apply(an, call, st)  # then what it does to its arguments (inputs.py)
+
+    def _library_call(self, an: Analysis, call: CallExpr) -> bool:
+        """Does ``call`` run a function or method of a module whose bodies are never
+        summarised (numbaxfer itself, an installed package, a stub such as builtins)?
+        Then neither a class summary nor an input summary applies, and the two lookups
+        that would each find that out are skipped (most calls: ``len``, ``range``,
+        ``s.upload``, ``ups.append``). A receiver whose type is not inferred yet is
+        left to them (they mark the analysis unresolved)."""
+        callee = call.callee
+        if isinstance(callee, NameExpr):
+            if callee.name in an.scope.local_funcs:
+                return False
+            node = callee.node
+        elif isinstance(callee, MemberExpr):
+            node = callee.node
+            if node is None:
+                info = an.receiver(callee.expr)
+                return isinstance(info, TypeInfo) and self._library_name(info.fullname)
+        else:
+            return False
+        if isinstance(node, (FuncDef, OverloadedFuncDef, Decorator, TypeInfo)):
+            return self._library_name(node.fullname)
+        return False
+
+    def _library_name(self, fullname: str) -> bool:
+        known = self._library.get(fullname)
+        if known is None:
+            known = fullname.split(".")[0] == "numbaxfer" or self.foreign(fullname)
+            self._library[fullname] = known
+        return known
 
     def _call(self, an: Analysis, call: CallExpr, st: State) -> None:
         if isinstance(call.callee, SuperExpr):

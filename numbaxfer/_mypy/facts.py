@@ -327,6 +327,38 @@ def static_type(e: Expression) -> Type | None:
     return None
 
 
+#: Generic classes whose one type argument is the type of what iterating them gives.
+_ITERATED_AS_ARGUMENT: Final = frozenset(
+    {
+        "builtins.list",
+        "builtins.set",
+        "builtins.frozenset",
+        "builtins.tuple",
+        "collections.deque",
+        "typing.Iterable",
+        "typing.Iterator",
+        "typing.Sequence",
+        "typing.MutableSequence",
+        "typing.Collection",
+        "typing.AbstractSet",
+        "typing.MutableSet",
+    }
+)
+
+
+def element_class(seq: Expression) -> TypeInfo | None:
+    """The class of what ``for x in seq`` binds, where mypy's type of ``seq`` says it
+    (``list[Transfer[...]]``, ``tuple[Host, ...]``)."""
+    t = static_type(seq)
+    p = get_proper_type(t) if t is not None else None
+    if not isinstance(p, Instance) or len(p.args) != 1:
+        return None
+    if p.type.fullname not in _ITERATED_AS_ARGUMENT:
+        return None
+    arg = get_proper_type(p.args[0])
+    return arg.type if isinstance(arg, Instance) else None
+
+
 _UNKNOWN: Final = "unknown"
 InferInfo: TypeAlias = Callable[[str], TypeInfo | None]
 

@@ -71,6 +71,7 @@ from mypy.types import Instance, get_proper_type
 from .blocks import (
     BORROW_BREAKERS,
     CONTAINER_ADDS,
+    ELEMENT_ADDS,
     awaited_through,
     borrowed_owner,
     entered_on_stack,
@@ -87,6 +88,7 @@ from .facts import (
     WAIT_SIGNATURE,
     Fact,
     _receiver_info,
+    element_class,
     first_attr,
     is_transfer,
     result_info,
@@ -220,6 +222,9 @@ class Analysis:
         self.treated: dict[PosKey, tuple[object, ...]] = {}
         #: name -> class of the value last assigned from a call (for predictions)
         self.inferred: dict[str, TypeInfo] = {}
+        #: container name -> the class of what ``name.append(f(...))`` adds (its
+        #: elements' class while mypy's type of ``name = []`` is still partial)
+        self.element_classes: dict[str, TypeInfo] = {}
         #: every attribute/index path this analysis has put into a state
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
@@ -560,6 +565,18 @@ class Analysis:
 
     def infer(self, name: str) -> TypeInfo | None:
         return self.inferred.get(name)
+
+    def infer_target(self, index: Expression, seq: Expression) -> None:
+        """``for t in ups``: the class of ``t`` is that of ``ups``' elements, as mypy will
+        infer it when it reaches the loop (its type of ``t`` is not there yet while an
+        earlier call is checked). Predicting ``t.wait()`` then spares an analysis."""
+        if not isinstance(index, NameExpr) or index.name in self.inferred:
+            return
+        info = element_class(seq)
+        if info is None and isinstance(seq, NameExpr):
+            info = self.element_classes.get(seq.name)
+        if info is not None:
+            self.inferred[index.name] = info
 
     def value_info(self, rv: Expression, st: State) -> tuple[str, object]:
         if isinstance(rv, CallExpr):
@@ -909,6 +926,8 @@ class Analysis:
             return None
 
         elements = self.elems.loop(s, [(s.index, s.expr)])
+
+        self.infer_target(s.index, s.expr)
 
         def body(h: State, ctx: _Ctx) -> State | None:
             b = self.bind(s.index, ("fresh", None), h, s)
@@ -1344,6 +1363,8 @@ class Analysis:
             target_names(idx, names)
         saved = {n: first.vals.get(n) for n in names}
         saved_alias = {n: first.alias.get(n) for n in names}
+        for idx, seq in zip(g.indices, g.sequences, strict=False):
+            self.infer_target(idx, seq)
         elements = self.elems.loop(g, list(zip(g.indices, g.sequences, strict=False)))
 
         def body(h: State, ctx: _Ctx) -> State | None:
@@ -1547,6 +1568,11 @@ class Analysis:
         if self.elems.active:  # a marked container passed on, or a method of it called
             self.elems.call(e, fact, cur, self.element_use)
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
+            added = e.args[0] if len(e.args) == 1 else None
+            if isinstance(added, CallExpr) and callee.name in ELEMENT_ADDS:
+                made = result_info(added, self.infer)
+                if made is not None and isinstance(callee.expr, NameExpr):
+                    self.element_classes.setdefault(callee.expr.name, made)
             for a in e.args:
                 self.escapes(a, cur, "container", callee.expr)
                 self.elems.note_add(callee.expr, a, cur, self.fact_of)

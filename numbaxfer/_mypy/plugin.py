@@ -124,6 +124,9 @@ class NumbaxferPlugin(Plugin):
         self._object_attrs: dict[str, int] = {}
         #: full name -> claimed?, once nothing about it can change in this build
         self._decided: dict[str, bool] = {}
+        #: full name -> the hook factory's final answer (a hook, or None: not claimed)
+        self._function_answers: dict[str, _SigHook | None] = {}
+        self._method_answers: dict[str, _MethodSigHook | None] = {}
 
     def report_config_data(self, ctx: ReportConfigContext) -> object:
         if self._digest is None:
@@ -135,7 +138,12 @@ class NumbaxferPlugin(Plugin):
     # whose declared signature can matter (a Consumed parameter, a Transfer or lend
     # result, Transfer.wait, or a callee it cannot look up) and lets mypy go on to the
     # next plugin for all others: the signature-hook machinery is not free.
+    # Once a claim is final (``_decided``), the answer itself is kept: mypy asks again
+    # at every call it checks, and most calls are of names never claimed.
     def get_function_signature_hook(self, fullname: str) -> _SigHook | None:
+        answers = self._function_answers
+        if fullname in answers:
+            return answers[fullname]
         hook = self._function_hooks.get(fullname)
         if hook is None:
 
@@ -143,9 +151,15 @@ class NumbaxferPlugin(Plugin):
                 return self._function_sig(ctx, _name)
 
             self._function_hooks[fullname] = hook
-        return hook if self._claims(fullname) else None
+        out = hook if self._claims(fullname) else None
+        if fullname in self._decided:
+            self._function_answers[fullname] = out
+        return out
 
     def get_method_signature_hook(self, fullname: str) -> _MethodSigHook | None:
+        answers = self._method_answers
+        if fullname in answers:
+            return answers[fullname]
         hook = self._method_hooks.get(fullname)
         if hook is None:
 
@@ -153,7 +167,10 @@ class NumbaxferPlugin(Plugin):
                 return self._method_sig(ctx, _name)
 
             self._method_hooks[fullname] = hook
-        return hook if self._claims(fullname) else None
+        out = hook if self._claims(fullname) else None
+        if fullname in self._decided:
+            self._method_answers[fullname] = out
+        return out
 
     def get_attribute_hook(self, fullname: str) -> _AttrHook | None:
         """``self.x`` (or ``obj.x``) where some method of the class leaves ``x`` moved

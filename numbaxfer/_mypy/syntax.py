@@ -3,7 +3,7 @@ functions read and rebind."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final, TypeVar
 
 from mypy.nodes import (
@@ -456,22 +456,11 @@ def _bound_names(body: Node) -> frozenset[str]:
     return out - declared
 
 
-@by_node
 def declared_shared(body: Block) -> frozenset[str]:
     """Names a body declares ``global``/``nonlocal`` (statements only: cheaper than
     ``bound_and_declared``, which walks every expression too). Nested functions and
     classes are their own scopes."""
-    out: set[str] = set()
-    todo: list[Node] = [body]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (GlobalDecl, NonlocalDecl)):
-            out.update(n.names)
-        elif isinstance(n, Block):
-            todo.extend(n.body)
-        elif not isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
-            todo.extend(sub_blocks(n))
-    return frozenset(out)
+    return scope_statements(body.body)[1]
 
 
 def shared_writes(fn: FuncItem) -> frozenset[str]:
@@ -578,40 +567,60 @@ def sub_blocks(n: Node) -> list[Block]:
     return []
 
 
-@by_node
 def nested_functions(body: Sequence[Statement]) -> tuple[tuple[str | None, FuncItem], ...]:
     """Functions defined by statements of a scope (not inside nested functions), and
     lambdas assigned to names. Lambdas inside other expressions are met by the analysis.
     """
-    return tuple(_nested_functions(body))
+    return scope_statements(body)[0]
 
 
-def _nested_functions(body: Sequence[Statement]) -> Iterator[tuple[str | None, FuncItem]]:
+#: Statements holding no other statement: nothing below them to walk for a scope's
+#: statement facts (the commonest kinds, tested first).
+_LEAF_STATEMENTS: Final = frozenset(
+    {ExpressionStmt, ReturnStmt, OperatorAssignmentStmt, PassStmt, BreakStmt, ContinueStmt}
+)
+
+
+@by_node
+def scope_statements(
+    body: Sequence[Statement],
+) -> tuple[tuple[tuple[str | None, FuncItem], ...], frozenset[str]]:
+    """One walk of a scope's statements (not into nested functions or classes): the
+    functions it defines (``nested_functions``) and the names it declares
+    ``global``/``nonlocal`` (``declared_shared``)."""
+    fns: list[tuple[str | None, FuncItem]] = []
+    declared: set[str] = set()
     todo: list[Node] = list(body)
     while todo:
         n = todo.pop()
-        if isinstance(n, Decorator):
-            yield n.name, n.func
+        kind = type(n)
+        if kind in _LEAF_STATEMENTS:
+            continue
+        if isinstance(n, AssignmentStmt):
+            if isinstance(n.rvalue, LambdaExpr):
+                for lv in n.lvalues:
+                    if isinstance(lv, NameExpr):
+                        fns.append((lv.name, n.rvalue))
+                fns.append((None, n.rvalue))
+        elif isinstance(n, Decorator):
+            fns.append((n.name, n.func))
         elif isinstance(n, FuncDef):
-            yield n.name, n
+            fns.append((n.name, n))
         elif isinstance(n, OverloadedFuncDef):
             for item in n.items:
                 if isinstance(item, Decorator):
-                    yield None, item.func
+                    fns.append((None, item.func))
             if n.impl is not None:
                 impl = n.impl.func if isinstance(n.impl, Decorator) else n.impl
-                yield n.name, impl
-        elif isinstance(n, AssignmentStmt) and isinstance(n.rvalue, LambdaExpr):
-            for lv in n.lvalues:
-                if isinstance(lv, NameExpr):
-                    yield lv.name, n.rvalue
-            yield None, n.rvalue
+                fns.append((n.name, impl))
         elif isinstance(n, ClassDef):
-            for m in nested_functions(n.defs.body):
-                yield None, m[1]
+            fns.extend((None, m[1]) for m in scope_statements(n.defs.body)[0])
+        elif isinstance(n, (GlobalDecl, NonlocalDecl)):
+            declared.update(n.names)
         else:
             for b in sub_blocks(n):
                 todo.extend(b.body)
+    return tuple(fns), frozenset(declared)
 
 
 def none_test_of(cond: Expression, st: State) -> tuple[str, bool] | None:
