@@ -108,7 +108,17 @@ from .paths import (
     root_name,
 )
 from .scope import Scope
-from .state import OWN, OWN_SET, TRANSFER_KINDS, Atoms, Chain, PosKey, State, join_states
+from .state import (
+    EXC_PENDING,
+    OWN,
+    OWN_SET,
+    TRANSFER_KINDS,
+    Atoms,
+    Chain,
+    PosKey,
+    State,
+    join_states,
+)
 from .syntax import (
     LEAVES,
     bound_and_declared,
@@ -804,13 +814,14 @@ class Analysis:
         """``key.completed`` is ``value`` here (False: no path gets here). At run time
         ``completed`` is True once a ``wait()`` (or ``await``) has returned: a W atom is
         such a path, a P atom one where no code has completed it (pending, held here
-        only), an E atom may be either (handed on). The paths that contradict ``value``
-        are dropped from ``key``; ``done()`` polls and proves nothing."""
+        only; so is an E atom an exception made, ``EXC_PENDING``), another E atom may be
+        either (handed on). The paths that contradict ``value`` are dropped from
+        ``key``; ``done()`` polls and proves nothing."""
         atoms = st.vals.get(key)
         if not atoms or not all(a[0] in TRANSFER_KINDS for a in atoms):
             return True
-        drop = "P" if value else "W"
-        kept = frozenset(a for a in atoms if a[0] != drop)
+        pending = {a for a in atoms if a[0] == "P" or (a[0] == "E" and a[2] == EXC_PENDING)}
+        kept = (atoms - pending) if value else frozenset(a for a in atoms if a[0] != "W")
         if not kept:
             return False
         st.put(key, kept)
@@ -819,7 +830,7 @@ class Analysis:
         # Completed: the paths where the transfer was pending are gone, and with them
         # the move of the one buffer it took, where every completion of it rebound that
         # buffer (``host = up.wait()``) and nothing else holds it.
-        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+        for pid in sorted({a[1] for a in pending}):
             moved = self.moved.get(pid, [])
             if pid in self.unpaired or len(moved) != 1:
                 continue
@@ -1235,11 +1246,11 @@ class Analysis:
                     if inner.kind == "with":
                         self.transform(inner, cur, exc=True)
                 # Leaks on exceptional paths are not reported: treat pending transfers
-                # as handed on there.
+                # as handed on there (but still pending: ``EXC_PENDING``).
                 for key, atoms in list(cur.vals.items()):
                     if any(a[0] == "P" for a in atoms):
                         cur.vals[key] = frozenset(
-                            ("E", a[1], 0) if a[0] == "P" else a for a in atoms
+                            ("E", a[1], EXC_PENDING) if a[0] == "P" else a for a in atoms
                         )
                 ctx.exc = join_states(ctx.exc, cur)
                 return

@@ -447,7 +447,7 @@ class Inputs:
                     if (
                         key.startswith(me + ".")
                         and "[" not in key
-                        and (("P", f.id, 0) in held or ("E", f.id, 0) in held)
+                        and any(a[1] == f.id and a[0] in "PE" for a in held)
                     ):
                         holder = key[len(me) + 1 :]
                         break

@@ -18,6 +18,8 @@ from mypy.nodes import (
 # ``{OWN}``: usable. Atoms are (kind, fact id, extra):
 #   O  usable                          M  moved by fact
 #   P  pending transfer from fact      E  transfer handed on (escaped: not ours to check)
+#      (extra EXC_PENDING: pending where an exception was raised; its leak there is
+#      not reported, but nothing completed it: ``completed`` is False on that path)
 #   W  transfer completed (extra: line of the wait)
 #   X  lent handle whose block ended (fact: the lend call)
 #   U  handle of an ``nx.pinned``/``nx.mapped`` block that ended (not a fact: the line
@@ -31,6 +33,8 @@ Atoms: TypeAlias = frozenset[Atom]
 OWN: Final[Atom] = ("O", -1, 0)
 OWN_SET: Final[Atoms] = frozenset({OWN})
 TRANSFER_KINDS: Final = frozenset({"P", "W", "E"})
+#: The extra of an E atom that stands for a transfer pending on an exceptional path.
+EXC_PENDING: Final = 1
 Chain: TypeAlias = list[tuple[str, Expression]]
 PosKey: TypeAlias = tuple[int, int, int, int]
 Message: TypeAlias = "tuple[ErrorCode, Context, str, tuple[object, ...]]"

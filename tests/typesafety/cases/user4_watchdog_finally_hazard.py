@@ -1,4 +1,4 @@
-# XFAIL: miss: the transfer "down" (line 24) is left unfinished on the deadline path (the finally skips the take-back when done() is False and the free raises); no unfinished-transfer is reported. The use-after-transfer at line 36 is reported, but the checker reports the same line in the correct user4_watchdog_finally_ok.py too. No RUN header: on the simulator every copy is done at once, so the hazard path never runs
+# XFAIL: miss (documented silence): the transfer "down" (line 24) is left unfinished on the deadline path, where the finally skips the take-back (done() is False) and out.free() raises: a transfer pending as an exception leaves the function is not reported (docs/static-checker.md, exceptional paths). The use-after-transfer at line 36 is found. No RUN header: on the simulator every copy is done at once, so the hazard does not show there
 # A download with a watchdog: the host polls done() until a deadline, does other work
 # meanwhile, and a finally block makes sure the transfer is completed whatever happened
 # (a timeout raised inside the try included). The bug: the finally block guards the

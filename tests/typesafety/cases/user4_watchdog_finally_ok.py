@@ -1,4 +1,4 @@
-# XFAIL: false positive: the take-back in a finally guarded by "if not down.completed: out = down.wait()" (line 32) is not seen as completing the transfer on every path; "out.free()" at line 34 is reported as a possible use after the move at line 22. No RUN header (it runs clean on the simulator; with the strict xfail the agreement test would XPASS)
+# RUN: ok
 # A download with a watchdog: the host polls done() until a deadline, does other work
 # meanwhile, and a finally block makes sure the transfer is completed whatever happened
 # (a timeout raised inside the try included).

@@ -1,0 +1,33 @@
+# RUN: raises UseAfterTransferError
+# The same finally, its guard testing the wrong thing: on the exception's path the
+# transfer is still pending and the buffer it took is freed.
+from __future__ import annotations
+
+import numpy as np
+
+import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+
+
+def fetch(s: nx.Stream[nx.Owned], dev: nx.DeviceArray[nx.Owned, np.float32], out: Host, fail: bool) -> float:
+    down = s.download(dev, into=out)
+    try:
+        if fail:
+            raise RuntimeError("gave up")
+        out = down.wait()
+        return float(out.read().size)
+    finally:
+        if down.completed:
+            out.free()
+        else:
+            out.free()  # E: use-after-transfer "out"
+
+
+s = nx.stream()
+dev = nx.device_array(4, np.float32)
+try:
+    fetch(s, dev, nx.pinned_array(4, np.float32), True)
+except RuntimeError:
+    pass
+s.close()
