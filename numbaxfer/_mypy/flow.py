@@ -818,14 +818,17 @@ class Analysis:
         either (handed on). The paths that contradict ``value`` are dropped from
         ``key``; ``done()`` polls and proves nothing."""
         atoms = st.vals.get(key)
-        if not atoms or not all(a[0] in TRANSFER_KINDS for a in atoms):
+        if not atoms or not any(a[0] in TRANSFER_KINDS for a in atoms):
             return True
         pending = {a for a in atoms if a[0] == "P" or (a[0] == "E" and a[2] == EXC_PENDING)}
         kept = (atoms - pending) if value else frozenset(a for a in atoms if a[0] != "W")
         if not kept:
             return False
         st.put(key, kept)
-        if not value:
+        if not value or not all(a[0] in TRANSFER_KINDS for a in atoms):
+            # (With a path where ``key`` holds no transfer known here, such as an element
+            # of a container some loop completed only in part, the paths that contradict
+            # ``value`` are still dropped; the moves stay.)
             return True
         # Completed: the paths where the transfer was pending are gone, and with them
         # the move of the one buffer it took, where every completion of it rebound that

@@ -1,9 +1,7 @@
+# RUN: ok
 # An asyncio service step: per-request device results are downloaded, awaited one by
-# XFAIL: false positive: the shutdown loop's `if not t.completed: t.wait()` at lines 47-48, over the elements of `pending` that the earlier loop awaited, is reported as transfer-completed-twice at line 48: the completed-narrowing is not applied to a loop variable over a list's elements
 # one (the event loop keeps serving meanwhile), and a shutdown path completes whatever
 # is still pending if a request failed half-way.
-# (Simulator: ok. No RUN header while the case is a strict xfail: the agreement test
-# would pass and break the strict xfail. Restore `# RUN: ok` with the fix.)
 from __future__ import annotations
 
 import asyncio
