@@ -594,12 +594,17 @@ class NumbaxferPlugin(Plugin):
             code, node, text, dedupe = message
             if dedupe in scope.reported:
                 continue
+            # A message tried while mypy held its errors back may still reach the output
+            # (mypy replays some): a retry of it keeps the first wording, so that mypy,
+            # which drops identical errors, shows one (a later analysis may say "is"
+            # where the first said "may").
+            text = scope.attempted.setdefault(dedupe, text)
             before = _error_count(errors)
             fail(text, node, code=code)
             if before is None or _error_count(errors) != before:
                 scope.reported.add(dedupe)
             else:
-                still.append(message)
+                still.append((code, node, text, dedupe))
         scope.pending = still
 
 

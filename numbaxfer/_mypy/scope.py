@@ -42,6 +42,7 @@ class Scope:
 
     __slots__ = (
         "analysis",
+        "attempted",
         "binder",
         "body",
         "confirmed",
@@ -70,6 +71,8 @@ class Scope:
         self.confirmed: dict[PosKey, Fact] = {}
         self.predicted: dict[PosKey, Fact | None] = {}
         self.reported: set[tuple[object, ...]] = set()
+        #: message key -> the wording it was first tried with (``plugin._report_to``)
+        self.attempted: dict[tuple[object, ...], str] = {}
         self.pending: list[Message] = []
         #: The last ``flow.Analysis`` of this scope (the engine sits above this module).
         self.analysis: object = None

@@ -1,10 +1,9 @@
+# RUN: raises UseAfterTransferError
 # Multi-camera capture: one dataclass per camera holds its pinned frame buffer, its
-# XFAIL: duplicate report: the bug is found, but the one use of cam.frame in the dict comprehension at line 55 is reported twice, once as "may be used ... on some path" and once as "is used" (the comprehension's loop variable shadows the earlier loop's `cam`)
 # device frame and the upload in flight. All cameras are uploaded first, then each
 # upload is taken back, and only then are the exposure statistics computed on the host.
 # The bug: the exposure statistics are gathered before the loop that takes the uploads
 # back (it was moved below to "overlap" the host work with the copies).
-# (Simulator: raises UseAfterTransferError on line 55; no RUN header while a strict xfail.)
 from __future__ import annotations
 
 from dataclasses import dataclass
