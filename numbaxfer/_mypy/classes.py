@@ -681,6 +681,13 @@ class Objects:
             return
         self._apply(an, site, st, info, ms, obj, _label(info, name), entry_attrs)
 
+    def run_method(
+        self, an: object, site: Expression, recv: Expression, info: TypeInfo, name: str, st: State
+    ) -> None:
+        chain = path_chain(recv)
+        if isinstance(an, Analysis) and chain is not None:
+            self._method_call(an, site, st, info, chain[-1][0], name)
+
     def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
         if isinstance(an, Analysis):
             self.inputs.bound(an, name, call, st)

@@ -66,7 +66,7 @@ from mypy.patterns import (
     Pattern,
     ValuePattern,
 )
-from mypy.types import Instance, get_proper_type
+from mypy.types import CallableType, Instance, TypeVarType, get_proper_type
 
 from .blocks import (
     BORROW_BREAKERS,
@@ -146,6 +146,7 @@ class _Ctx:
         "expires",
         "finally_body",
         "kind",
+        "managers",
         "pins",
         "stacks",
         "stmt",
@@ -173,6 +174,9 @@ class _Ctx:
         #: ``with ExitStack() as stack``: stack name -> (how the block reads in
         #: messages, the names its body binds); a lend entered on it ends with the block
         self.stacks: dict[str, tuple[str, frozenset[str]]] = {}
+        #: user classes managing the block (``with stage:``, ``with Session(s) as x:``):
+        #: (the item, the path of the object, its class); their ``__exit__`` runs at its end
+        self.managers: list[tuple[Expression, Expression, TypeInfo]] = []
         #: a loop or comprehension: what it moves of containers' elements (elements.py)
         self.elements: LoopElements | None = None
 
@@ -987,6 +991,10 @@ class Analysis:
                     cm = display_path(shown[-1][0]) if shown else "ExitStack"
                     label = f'"with {cm}() as {stack}"'
                     ctx.stacks[stack] = (label, frozenset(bound_and_declared(s.body)[0]))
+            managed = self.user_manager(e, t) if self.scope.objects is not None else None
+            if managed is not None and self.scope.objects is not None:
+                self.scope.objects.run_method(self, e, managed[0], managed[1], "__enter__", cur)
+                ctx.managers.append((e, *managed))
             if isinstance(e, CallExpr) and t is not None and pins_in_place(e):
                 names: set[str] = set()
                 target_names(t, names)
@@ -1006,6 +1014,38 @@ class Analysis:
         finally:
             self.stack.pop()
         return self.transform(ctx, out) if out is not None else None
+
+    def user_manager(
+        self, e: Expression, t: Expression | None
+    ) -> tuple[Expression, TypeInfo] | None:
+        """The object a ``with`` item's ``__enter__``/``__exit__`` run on, where its class
+        (a class of the program's, which defines ``__enter__``) is known: the item itself
+        if a path (``with stage as dev``), or the target where the item constructs the
+        object and ``__enter__`` returns it (``with Session(s) as session``)."""
+        if path_chain(e) is not None:
+            info = self.receiver(e)
+            recv: Expression = e
+        elif isinstance(e, CallExpr) and isinstance(t, NameExpr):
+            info = result_info(e, self.infer)
+            enter = info.get_method("__enter__") if info is not None else None
+            ret = (
+                enter.type.ret_type
+                if isinstance(enter, FuncDef) and isinstance(enter.type, CallableType)
+                else None
+            )
+            p = get_proper_type(ret) if ret is not None else None
+            if not isinstance(p, (Instance, TypeVarType)) or (
+                isinstance(p, Instance) and p.type is not info
+            ):
+                return None  # it returns something else (``with Staged(h) as dev``)
+            recv = t
+        else:
+            return None
+        if not isinstance(info, TypeInfo) or info.module_name.split(".")[0] == "numbaxfer":
+            return None
+        if not any("__enter__" in b.names for b in info.mro[:-1]):
+            return None
+        return recv, info
 
     def enter_lend(
         self,
@@ -1201,6 +1241,9 @@ class Analysis:
     # -- non-local control flow ------------------------------------------------------
     def transform(self, ctx: _Ctx, st: State, *, exc: bool = False) -> State | None:
         if ctx.kind == "with":
+            if self.scope.objects is not None:
+                for site, recv, info in reversed(ctx.managers):  # ``__exit__`` runs
+                    self.scope.objects.run_method(self, site, recv, info, "__exit__", st)
             for stmt, handles, line, kept, label in ctx.pins:
                 if not exc:
                     self.pinned_end(stmt, handles, st, f"{label}|{line}" if label else "")

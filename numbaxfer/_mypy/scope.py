@@ -6,10 +6,12 @@ from typing import Protocol
 
 from mypy.nodes import (
     CallExpr,
+    Expression,
     FuncItem,
     MemberExpr,
     Node,
     Statement,
+    TypeInfo,
     Var,
 )
 
@@ -31,6 +33,12 @@ class ObjectModel(Protocol):
 
     def member(self, an: object, e: MemberExpr, st: State) -> None:
         """Apply the effects of reading ``obj.attr`` (a property's getter) to ``st``."""
+
+    def run_method(
+        self, an: object, site: Expression, recv: Expression, info: TypeInfo, name: str, st: State
+    ) -> None:
+        """Apply what the method ``name`` of ``info`` does to the object at the path
+        ``recv`` to ``st``, as run at ``site`` (``__enter__``/``__exit__`` of a with)."""
 
     def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
         """``name = call(...)`` was just bound in ``st``: what the result is (an input

@@ -1,5 +1,4 @@
 # A context manager class (not @contextmanager) that stages a pinned buffer on the
-# XFAIL: miss: stage.checksum() at line 64 inside `with stage as dev:` reads self.host, which the user class's __enter__ moved into an upload; the move done by __enter__ of a `with` statement is not seen
 # device: __enter__ uploads it, __exit__ takes it back. The body runs kernels on the
 # staged device array; the host buffer is read again only after the block.
 # The bug: the body logs the checksum of the host buffer while __enter__'s upload owns it.

@@ -1,4 +1,3 @@
-# XFAIL: miss: __exit__ (run implicitly at the end of the with-block, line 54) frees self.staging, which send() moved into the upload held in self.pending; the implicit __exit__ call of a user context-manager class is not treated as a call that reads the moved attribute
 # A user class that is its own context manager: __enter__ allocates a pinned staging
 # buffer and a device buffer, send() uploads through them and takes the staging
 # buffer back, __exit__ frees both. Callers use it in a with-statement. The bug:
