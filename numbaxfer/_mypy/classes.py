@@ -194,6 +194,12 @@ def _fingerprint(info: TypeInfo, fns: dict[str, FuncDef]) -> tuple[object, ...]:
     )
 
 
+def _rebound(an: Analysis, path: str) -> bool:
+    """Did the analysis rebind ``path`` or a prefix of it (an assignment, ``del``, a
+    summary's restore) on some path?"""
+    return any(k == path or path_extends(path, k) for k in an.rebound)
+
+
 def _label(info: TypeInfo, method: str) -> str:
     return f"{info.name}.{method}"
 
@@ -455,6 +461,11 @@ class Objects:
         if final is None:
             return ms  # never returns normally: no effects on its object
         for c in cands:
+            # Only what the method (or a method it calls) rebinds is restored or freed: a
+            # test that narrows (``if self.up is not None``) changes the atoms too, on the
+            # path where the object never had the attribute moved.
+            if not _rebound(an, f"{me}.{c}"):
+                continue
             atoms = final.get(f"{me}.{c}")
             if atoms != start[c]:
                 ms.restores.add(c)

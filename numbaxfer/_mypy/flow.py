@@ -129,6 +129,7 @@ from .syntax import (
     literal_truth,
     none_test_of,
     target_names,
+    wants_repr,
 )
 
 # --------------------------------------------------------------------------------------
@@ -239,6 +240,8 @@ class Analysis:
         #: container name -> the class of what ``name.append(f(...))`` adds (its
         #: elements' class while mypy's type of ``name = []`` is still partial)
         self.element_classes: dict[str, TypeInfo] = {}
+        #: every path rebound on some path (summaries: what a method restores)
+        self.rebound: set[str] = set()
         #: every attribute/index path this analysis has put into a state
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
@@ -708,6 +711,7 @@ class Analysis:
                     st.alias[key] = {src: True}
 
     def rebind(self, key: str, st: State, node: Node) -> State:
+        self.rebound.add(key)
         self.partials.pop(key, None)
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
@@ -1618,6 +1622,8 @@ class Analysis:
                         return None
             if chain is not None:
                 self.read(chain, cur, escape=False, formatted=True)
+                if self.scope.objects is not None:
+                    self.formatted(e, a, cur)  # its class's __str__ or __repr__ runs
             else:
                 cur = self.ex(a, cur)
         if cur is None:
@@ -1699,6 +1705,23 @@ class Analysis:
         if fact is not None and fact.noreturn:
             return None
         return cur
+
+    def formatted(self, call: CallExpr, arg: Expression, st: State) -> None:
+        """``arg`` (a path) is formatted by ``call`` (``print``, ``str``, ``repr``, an
+        f-string): where its class is one of the program's that defines ``__str__`` or
+        ``__repr__``, that method runs on it here (``repr()`` and ``!r`` ask for
+        ``__repr__``; the others for ``__str__``, which ``object`` makes ``__repr__``)."""
+        info = self.receiver(arg)
+        if not isinstance(info, TypeInfo) or info.module_name.split(".")[0] == "numbaxfer":
+            return
+        method = "__repr__" if wants_repr(call, arg) else "__str__"
+        own = [b for b in info.mro[:-1] if method in b.names or "__repr__" in b.names]
+        if not own:
+            return
+        if method not in own[0].names:
+            method = "__repr__"  # object.__str__ calls __repr__
+        if self.scope.objects is not None:
+            self.scope.objects.run_method(self, call, arg, info, method, st)
 
     def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
