@@ -600,6 +600,15 @@ class Analysis:
             fact = self.scope.fact_for(rv, self.infer)
             if fact is not None and fact.producer:
                 return ("producer", fact)
+            if fact is not None and fact.items:  # ``host, up = begin(...)``: each its own
+                parts = dict(zip(fact.items, self.parts_of(fact), strict=True))
+                return (
+                    "tuple",
+                    [
+                        ("producer", parts[i]) if i in parts else ("fresh", None)
+                        for i in range(fact.arity)
+                    ],
+                )
             return ("fresh", None)
         if isinstance(rv, (TupleExpr, ListExpr)) and not any(
             isinstance(i, StarExpr) for i in rv.items
@@ -625,6 +634,20 @@ class Analysis:
             key = chain[-1][0]
             return ("copy", (key, st.get(key)))
         return ("fresh", None)
+
+    def parts_of(self, fact: Fact) -> list[Fact]:
+        """The transfers in the tuple a call returns (``Fact.items``), each a fact of its
+        own, made once per call and confirmed with it."""
+        if not fact.parts:
+            for _ in fact.items:
+                part = Fact(
+                    CallExpr(NameExpr(fact.callee), [], [], []), fact.callee, fact.confirmed
+                )
+                part.line, part.end = fact.line, fact.end
+                part.producer = True
+                self.scope.add(part)
+                fact.parts.append(part)
+        return fact.parts
 
     def bind(self, lv: Expression, info: tuple[str, object], st: State, stmt: Node) -> State | None:
         if isinstance(lv, NameExpr):
