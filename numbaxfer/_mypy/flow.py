@@ -242,6 +242,8 @@ class Analysis:
         self.element_classes: dict[str, TypeInfo] = {}
         #: every path rebound on some path (summaries: what a method restores)
         self.rebound: set[str] = set()
+        #: every transfer (fact id) some wait() or await completed on some path
+        self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
@@ -1774,6 +1776,7 @@ class Analysis:
         if "." in key or "[" in key:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
+        self.completed.update(pids)
         wt = self.wait_target
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may
