@@ -7,8 +7,10 @@ expired path, a second completion, a dropped or leaked transfer); the rules in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from mypy.nodes import (
+    GDEF,
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
@@ -28,6 +30,7 @@ from mypy.nodes import (
     ExpressionStmt,
     ForStmt,
     FuncDef,
+    FuncItem,
     GeneratorExpr,
     IfStmt,
     Import,
@@ -54,6 +57,7 @@ from mypy.nodes import (
     TupleExpr,
     TypeInfo,
     UnaryExpr,
+    Var,
     WhileStmt,
     WithStmt,
     YieldExpr,
@@ -90,6 +94,7 @@ from .facts import (
     _receiver_info,
     element_class,
     first_attr,
+    is_lent_handle,
     is_transfer,
     result_info,
     static_type,
@@ -199,6 +204,15 @@ class Event:
     def dedupe(self) -> tuple[object, ...]:
         """The key under which a message for this event is reported once."""
         return (self.kind, self.node.line, self.node.column, self.path, self.extra)
+
+
+#: The callee of the fact standing for a lend made by the caller (a Lent parameter).
+LENT_PARAMETER: Final = "<lent parameter>"
+
+
+def _module_global(e: Expression) -> bool:
+    """Is ``e`` a name of a module-level variable (it outlives any call)?"""
+    return isinstance(e, NameExpr) and e.kind == GDEF and isinstance(e.node, Var)
 
 
 def _copied(rv: Expression) -> bool:
@@ -1581,6 +1595,33 @@ class Analysis:
                     if lent:
                         extra = f"{how} closure" if closure else how
                         self.event("escape", node, key, lent, extra)
+        if how in ("store", "container") and target is not None and _module_global(target[0][1]):
+            for item in escaping_parts(e):  # ``_EXPORTED[name] = view``, view: Lent
+                fid = self.lent_parameter(item)
+                if fid is not None and isinstance(item, NameExpr):
+                    self.event("escape", item, item.name, frozenset({("L", fid, 0)}), how)
+
+    def lent_parameter(self, e: Expression) -> int | None:
+        """The fact standing for the caller's lend, where ``e`` names a parameter of this
+        function declared a Lent handle and never rebound (made once per scope)."""
+        fn = self.scope.node
+        if not isinstance(e, NameExpr) or not isinstance(fn, FuncItem) or e.name in self.rebound:
+            return None
+        sig = fn.type
+        if not isinstance(sig, CallableType):
+            return None
+        for arg, t in zip(fn.arguments, sig.arg_types, strict=False):
+            if arg.variable.name != e.name or not is_lent_handle(t):
+                continue
+            key = ("<lent parameter>", e.name)
+            fact = self.scope.origin_facts.get(key)
+            if fact is None:
+                fact = Fact(CallExpr(NameExpr(e.name), [], [], []), LENT_PARAMETER, True)
+                fact.line, fact.lend = fn.line, True
+                self.scope.add(fact)
+                self.scope.origin_facts[key] = fact
+            return fact.id
+        return None
 
     def pinned_end(
         self, stmt: WithStmt, handles: tuple[str, ...], st: State, label: str = ""

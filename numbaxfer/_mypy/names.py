@@ -22,6 +22,20 @@ LEND_SCOPE: Final = "numbaxfer._ownership.LendScope"
 #: ``with h.write()`` opens a view that borrows ``h`` (rule 3) without moving, lending
 #: or waiting: a call of it makes the plugin analyse its function all the same.
 BORROW_ENTRIES: Final = frozenset({"numbaxfer._host.PinnedArray.write"})
+#: Stores into builtin containers: claimed so that a function storing a Lent parameter
+#: into a module global (``_EXPORTED[name] = view``) is analysed (``flow.escapes``).
+LENT_STORES: Final = frozenset(
+    {
+        "builtins.dict.__setitem__",
+        "builtins.dict.setdefault",
+        "builtins.list.__setitem__",
+        "builtins.list.append",
+        "builtins.list.insert",
+        "builtins.set.add",
+        "collections.deque.append",
+        "collections.deque.appendleft",
+    }
+)
 #: The capability of a borrowed handle (``PinnedArray[Lent, DT]``).
 LENT: Final = "numbaxfer._ownership.Lent"
 #: What ``@contextlib.contextmanager`` (and its async twin) make of a generator: one

@@ -49,6 +49,7 @@ from .facts import (
     fact_from_signature,
     is_consumed,
     is_inert,
+    is_lent_handle,
     map_actuals,
     ret_kind,
     short_name,
@@ -59,6 +60,7 @@ from .flow import Analysis
 from .names import (
     BORROW_ENTRIES,
     DEBUG_ENV,
+    LENT_STORES,
     MAX_SCOPES,
     PARTIAL_CALL,
     SCOPE_BUDGET_S,
@@ -340,6 +342,8 @@ class NumbaxferPlugin(Plugin):
     def _claim(self, fullname: str) -> bool:
         if fullname in WAITS or fullname == PARTIAL_CALL or fullname in BORROW_ENTRIES:
             return True
+        if fullname in LENT_STORES:
+            return True
         try:
             if self._object_call(fullname):
                 return True  # decided afresh: a summary may be incomplete at first
@@ -469,7 +473,11 @@ class NumbaxferPlugin(Plugin):
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend") and not transfer_items(sig.ret_type):
-                if self._object_call(fullname) or self._local_call(ctx):
+                if (
+                    self._object_call(fullname)
+                    or self._local_call(ctx)
+                    or (fullname in LENT_STORES and any(is_lent_handle(t) for t in sig.arg_types))
+                ):
                     self._on_object_use(ctx.api)
                 return
         call = ctx.context

@@ -11,7 +11,7 @@ from typing import Final
 from mypy.errorcodes import ErrorCode
 
 from ..._wording import LEND_ENDED_FIX
-from ..flow import Analysis, Event
+from ..flow import LENT_PARAMETER, Analysis, Event
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, lines_text, read_by
@@ -45,6 +45,16 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     owners = {an.lends.get(f.id, ("", ""))[1] for f in lends} - {""}
     owner = f' "{sorted(owners)[0]}"' if owners else ""
     block = an.lend_blocks.get(lends[0].id, '"with ... .lend()"')
+    if ev.kind == "escape" and all(f.callee == LENT_PARAMETER for f in lends):
+        # ``_EXPORTED[name] = view`` in a function taking ``view: DeviceArray[Lent, ...]``
+        verb = _HOW.get(ev.extra, "escapes its block").replace("its block", "the call")
+        text = (
+            f'Lent parameter "{name}" {verb} (a module global): it expires when the '
+            f"caller's lend block ends. Keep a lent handle inside its block: store what you "
+            f"read from it (a copy, its shape), or take an Owned handle"
+        )
+        yield (CODE, ev.node, text, (*ev.dedupe(), "l"))
+        return
     if ev.kind == "escape":
         how, _, closure = ev.extra.partition(" ")
         verb = _HOW.get(how, "escapes its block")

@@ -1,5 +1,4 @@
 # Handing device results to another library (the __cuda_array_interface__ / DLPack
-# XFAIL: miss: export() stores its Lent parameter `view` in the module dict _EXPORTED at line 36, where it outlives the caller's `with dev.lend()` block; a lent parameter stored into a global container is not reported
 # habit): a device array is lent for the export call only; an exporter that must keep
 # the data past the call copies it into a device array it owns.
 # The bug: the exporter keeps the lent view itself ("zero-copy"), which outlives the
