@@ -454,6 +454,10 @@ class NumbaxferPlugin(Plugin):
                 self._on_object_use(ctx.api)
             return
         sig = ctx.default_signature
+        if fullname in LENT_STORES:  # claimed for this only: a Lent handle stored
+            if any(is_lent_handle(t) for t in sig.arg_types):
+                self._on_object_use(ctx.api)
+            return
         partial: CallableType | None = None
         if fullname == PARTIAL_CALL and isinstance(ctx, MethodSigContext):
             recv = get_proper_type(ctx.type)
@@ -473,11 +477,7 @@ class NumbaxferPlugin(Plugin):
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
             if kind not in ("producer", "lend") and not transfer_items(sig.ret_type):
-                if (
-                    self._object_call(fullname)
-                    or self._local_call(ctx)
-                    or (fullname in LENT_STORES and any(is_lent_handle(t) for t in sig.arg_types))
-                ):
+                if self._object_call(fullname) or self._local_call(ctx):
                     self._on_object_use(ctx.api)
                 return
         call = ctx.context
