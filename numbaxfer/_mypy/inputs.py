@@ -70,6 +70,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Type, get_proper_type
 
+from .blocks import BORROW_BREAKERS
 from .facts import (
     Fact,
     is_consumed,
@@ -149,9 +150,14 @@ class InputSummary:
     returns_must: bool = False
     #: fields of the returned object that may be left moved
     results: dict[str, ResultField] = field(default_factory=dict)
+    #: parameter -> a method it calls on the object it was given that a lend of that
+    #: object forbids (``with buf.write()``, ``buf.free()``): rule 3 at the call
+    writes: dict[str, str] = field(default_factory=dict)
 
     def empty(self) -> bool:
-        return not (self.params or self.free or self.stores or self.returns or self.results)
+        return not (
+            self.params or self.free or self.stores or self.returns or self.results or self.writes
+        )
 
 
 class _Local:
@@ -235,6 +241,29 @@ def _has_syntax(fn: FuncItem) -> bool:
 
 
 #: Declared parameter types that hold no handle: such parameters are not followed.
+def _writes(fn: FuncItem, params: set[str]) -> dict[str, str]:
+    """Parameters (never rebound) on which ``fn``'s own body calls a method that a lend
+    of the object forbids (``write``, ``free``): param -> the first such method."""
+    out: dict[str, str] = {}
+    if not params:
+        return out
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, FuncItem):
+            continue  # a nested function runs when it is called
+        if (
+            isinstance(n, CallExpr)
+            and isinstance(n.callee, MemberExpr)
+            and n.callee.name in BORROW_BREAKERS["lend"]
+            and isinstance(n.callee.expr, NameExpr)
+            and n.callee.expr.name in params
+        ):
+            out.setdefault(n.callee.expr.name, n.callee.name)
+        todo.extend(child_nodes(n))
+    return out
+
+
 def _params(fn: FuncItem) -> list[str]:
     """The parameters an argument path can reach (not ``self``, ``*args``, ``**kw``)."""
     out = [a.variable.name for a in fn.arguments if a.kind not in (ARG_STAR, ARG_STAR2)]
@@ -404,9 +433,10 @@ class Inputs:
         handles = _may_hold_handle(fn)
         returned, must = _returned(fn, handles - locals_)
         result, backs = _result_take_backs(fn, set(params) | {_self_of(fn) or ""})
+        writes = _writes(fn, (handles & set(params)) - locals_)
         if not through and not backs and not _worth(fn, handles | free):
-            if returned:
-                return InputSummary(returns=returned, returns_must=must), False
+            if returned or writes:
+                return InputSummary(returns=returned, returns_must=must, writes=writes), False
             return None, False
         scope = SummaryScope(fn, self._untyped)
         if backs:
@@ -489,6 +519,7 @@ class Inputs:
             seeded = {a for a in atoms if a[0] == "M" and scope.facts[a[1]].callee == _SEED}
             if seeded:
                 out.results[x] = ResultField(t, line, maybe=atoms != seeded)
+        out.writes = writes
         return (None if out.empty() else out), incomplete
 
     # -- at a call -----------------------------------------------------------------
@@ -612,6 +643,11 @@ class Inputs:
                     chain = path_chain(item)
                     if chain is not None:
                         self._move(an, call, st, chain[-1][0], mv, label, own, carried, p)
+        for p, method in sorted(summary.writes.items()):  # ``normalise(buf)`` in buf's lend
+            for j in actuals.get(p, ()):
+                chain = path_chain(call.args[j])
+                if chain is not None:
+                    an.borrow_conflict(call.args[j], chain[-1][0], f"{method}()", -1)
         callee = call.callee
         if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
             for key, mv in sorted(summary.free.items()):  # a function this scope defines

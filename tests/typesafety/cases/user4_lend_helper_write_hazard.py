@@ -1,4 +1,3 @@
-# XFAIL: miss: the owner is passed, inside its own "with buf.lend()" block (line 31, the call at line 33), to a helper normalise() that writes it (buf.write() at line 24); a write of a lent owner through a called function is not reported
 # A statistics pass under a lend, with the normalisation done afterwards: a helper
 # reads min/max through the lent view; the owner is normalised in place by another
 # helper once the lend block has ended, then uploaded. The bug: the normalise call was
