@@ -55,7 +55,7 @@ from .guards import Guards
 from .inputs import Inputs, super_method
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
-from .state import State
+from .state import TRANSFER_KINDS, State
 from .syntax import child_nodes
 
 #: Classes with more methods than this are not summarised (silence).
@@ -90,9 +90,14 @@ class MethodSummary:
     frees: set[str] = field(default_factory=set)
     moves: dict[str, Move] = field(default_factory=dict)
     holders: dict[str, Move] = field(default_factory=dict)
+    #: holders whose transfer (the one they hold at entry) the method completes on some
+    #: path (``self.out = self.pending.wait()``) ...
+    waits: set[str] = field(default_factory=set)
+    #: ... and those of them it leaves holding that completed transfer (not rebound)
+    completes: set[str] = field(default_factory=set)
 
     def empty(self) -> bool:
-        return not (self.reads or self.restores or self.moves or self.holders)
+        return not (self.reads or self.restores or self.moves or self.holders or self.waits)
 
 
 @dataclass
@@ -192,6 +197,12 @@ def _fingerprint(info: TypeInfo, fns: dict[str, FuncDef]) -> tuple[object, ...]:
         d.end_line,
         tuple((n, f.line, f.column, f.end_line, f.end_column) for n, f in fns.items()),
     )
+
+
+def _rebound(an: Analysis, path: str) -> bool:
+    """Did the analysis rebind ``path`` or a prefix of it (an assignment, ``del``, a
+    summary's restore) on some path?"""
+    return any(k == path or path_extends(path, k) for k in an.rebound)
 
 
 def _label(info: TypeInfo, method: str) -> str:
@@ -455,11 +466,23 @@ class Objects:
         if final is None:
             return ms  # never returns normally: no effects on its object
         for c in cands:
+            # Only what the method (or a method it calls) rebinds is restored or freed: a
+            # test that narrows (``if self.up is not None``) changes the atoms too, on the
+            # path where the object never had the attribute moved.
+            if not _rebound(an, f"{me}.{c}"):
+                continue
             atoms = final.get(f"{me}.{c}")
             if atoms != start[c]:
                 ms.restores.add(c)
             if c not in holders and any(a[0] != "M" for a in atoms):
                 ms.frees.add(c)
+        for pid, c in owner.items():  # the transfers held at entry (``pairs``)
+            h = pairs.get(c)
+            if h is None or pid not in an.completed:
+                continue
+            ms.waits.add(h)
+            if any(a[0] == "W" and a[1] == pid for a in final.get(f"{me}.{h}")):
+                ms.completes.add(h)
         # transfer fact -> the attribute holding it
         held: dict[int, str] = {}
         for key, atoms in final.vals.items():
@@ -735,6 +758,17 @@ class Objects:
         # checked for at its entry (the protocol rule) are reported there, not here.
         for attr in sorted(ms.reads - entry_attrs):
             an.read_free(f"{obj}.{attr}", call, st, label)
+        for h in sorted(ms.waits):  # it completes the transfer held there
+            path = f"{obj}.{h}"
+            atoms = st.get(path)
+            if any(a[0] == "W" for a in atoms):
+                an.event("twice", call, path, atoms)
+        for h in sorted(ms.completes):  # ... and leaves it there, completed
+            path = f"{obj}.{h}"
+            pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
+            if pids:
+                st.put(path, frozenset(("W", pid, call.line) for pid in pids))
+                an.compound_keys.add(path)
         for attr in sorted(ms.restores):
             an.rebind(f"{obj}.{attr}", st, call)
         own = an.scope.fact_for(call, an.infer) if isinstance(call, CallExpr) else None

@@ -30,6 +30,7 @@ from mypy.types import (
     Instance,
     NoneType,
     Overloaded,
+    TupleType,
     Type,
     TypeAliasType,
     UninhabitedType,
@@ -57,6 +58,7 @@ from .names import (
 
 class Fact:
     __slots__ = (
+        "arity",
         "called",
         "callee",
         "confirmed",
@@ -66,12 +68,14 @@ class Fact:
         "handles",
         "holder",
         "id",
+        "items",
         "lend",
         "line",
         "mapping",
         "noreturn",
         "origin",
         "param",
+        "parts",
         "producer",
         "via",
         "wait",
@@ -98,6 +102,12 @@ class Fact:
         self.holder = ""
         #: The producer is ``Stream.map``: its result is a Mapping (``device`` ends with it).
         self.mapping = False
+        #: A call returning a tuple with transfers in it (``-> tuple[Host, Transfer[Host]]``):
+        #: the tuple's length and the positions of its transfers; unpacking the result
+        #: binds each of them to a transfer of its own (``parts``, made by the engine).
+        self.items: tuple[int, ...] = ()
+        self.arity = 0
+        self.parts: list[Fact] = []
         #: For a move made inside a called function through one of its inputs
         #: (``inputs.py``): the parameter, not declared ``Consumed``, that took the
         #: argument ("" if none) ...
@@ -111,10 +121,24 @@ class Fact:
         self.via = ""
 
     def relevant(self) -> bool:
-        return bool(self.consumed) or self.producer or self.lend or self.wait
+        return bool(self.consumed) or self.producer or self.lend or self.wait or bool(self.items)
 
     def signature(self) -> tuple[object, ...]:
-        return (self.consumed, self.handles, self.producer, self.lend, self.wait, self.noreturn)
+        return (
+            self.consumed,
+            self.handles,
+            self.producer,
+            self.lend,
+            self.wait,
+            self.noreturn,
+            self.items,
+        )
+
+    def confirm(self) -> None:
+        """mypy has checked the call: its transfers, the unpacked ones too, are reported."""
+        self.confirmed = True
+        for part in self.parts:
+            part.confirmed = True
 
 
 def _consumed_alias(t: Type) -> TypeAliasType | None:
@@ -203,6 +227,15 @@ def ret_kind(t: Type) -> str:
     return ""
 
 
+def transfer_items(t: Type) -> tuple[int, ...]:
+    """The positions of the transfers in a tuple type (``tuple[Host, Transfer[Host]]``
+    -> (1,)); () for any other type."""
+    p = get_proper_type(t)
+    if not isinstance(p, TupleType):
+        return ()
+    return tuple(i for i, item in enumerate(p.items) if ret_kind(item) == "producer")
+
+
 @by_node
 def signature_matters(t: Type) -> bool:
     """Can a call of a callee declared ``t`` move, hand on or lend (a ``Consumed``
@@ -212,7 +245,11 @@ def signature_matters(t: Type) -> bool:
         return any(signature_matters(item) for item in p.items)
     if not isinstance(p, CallableType):
         return True  # not a plain signature: look at the calls
-    return ret_kind(p.ret_type) in ("producer", "lend") or any(is_consumed(a) for a in p.arg_types)
+    return (
+        ret_kind(p.ret_type) in ("producer", "lend")
+        or any(is_consumed(a) for a in p.arg_types)
+        or bool(transfer_items(p.ret_type))
+    )
 
 
 def declared_types(node: Node) -> tuple[Type | None, ...]:
@@ -240,7 +277,7 @@ def short_name(fullname: str, is_method: bool) -> str:
     return ".".join(parts[-2:]) if is_method and len(parts) >= 2 else parts[-1]
 
 
-WAIT_SIGNATURE: Final[tuple[object, ...]] = ((), True, False, False, True, False)
+WAIT_SIGNATURE: Final[tuple[object, ...]] = ((), True, False, False, True, False, ())
 
 
 def fact_from_signature(
@@ -267,6 +304,10 @@ def fact_from_signature(
     fact.lend = kind == "lend"
     fact.noreturn = kind == "noreturn"
     fact.wait = is_wait
+    fact.items = transfer_items(ret_type)
+    if fact.items:
+        tup = get_proper_type(ret_type)
+        fact.arity = len(tup.items) if isinstance(tup, TupleType) else 0
     return fact
 
 

@@ -129,6 +129,7 @@ from .syntax import (
     literal_truth,
     none_test_of,
     target_names,
+    wants_repr,
 )
 
 # --------------------------------------------------------------------------------------
@@ -239,6 +240,10 @@ class Analysis:
         #: container name -> the class of what ``name.append(f(...))`` adds (its
         #: elements' class while mypy's type of ``name = []`` is still partial)
         self.element_classes: dict[str, TypeInfo] = {}
+        #: every path rebound on some path (summaries: what a method restores)
+        self.rebound: set[str] = set()
+        #: every transfer (fact id) some wait() or await completed on some path
+        self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
@@ -597,6 +602,15 @@ class Analysis:
             fact = self.scope.fact_for(rv, self.infer)
             if fact is not None and fact.producer:
                 return ("producer", fact)
+            if fact is not None and fact.items:  # ``host, up = begin(...)``: each its own
+                parts = dict(zip(fact.items, self.parts_of(fact), strict=True))
+                return (
+                    "tuple",
+                    [
+                        ("producer", parts[i]) if i in parts else ("fresh", None)
+                        for i in range(fact.arity)
+                    ],
+                )
             return ("fresh", None)
         if isinstance(rv, (TupleExpr, ListExpr)) and not any(
             isinstance(i, StarExpr) for i in rv.items
@@ -622,6 +636,20 @@ class Analysis:
             key = chain[-1][0]
             return ("copy", (key, st.get(key)))
         return ("fresh", None)
+
+    def parts_of(self, fact: Fact) -> list[Fact]:
+        """The transfers in the tuple a call returns (``Fact.items``), each a fact of its
+        own, made once per call and confirmed with it."""
+        if not fact.parts:
+            for _ in fact.items:
+                part = Fact(
+                    CallExpr(NameExpr(fact.callee), [], [], []), fact.callee, fact.confirmed
+                )
+                part.line, part.end = fact.line, fact.end
+                part.producer = True
+                self.scope.add(part)
+                fact.parts.append(part)
+        return fact.parts
 
     def bind(self, lv: Expression, info: tuple[str, object], st: State, stmt: Node) -> State | None:
         if isinstance(lv, NameExpr):
@@ -708,6 +736,7 @@ class Analysis:
                     st.alias[key] = {src: True}
 
     def rebind(self, key: str, st: State, node: Node) -> State:
+        self.rebound.add(key)
         self.partials.pop(key, None)
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
@@ -1618,6 +1647,8 @@ class Analysis:
                         return None
             if chain is not None:
                 self.read(chain, cur, escape=False, formatted=True)
+                if self.scope.objects is not None:
+                    self.formatted(e, a, cur)  # its class's __str__ or __repr__ runs
             else:
                 cur = self.ex(a, cur)
         if cur is None:
@@ -1700,6 +1731,23 @@ class Analysis:
             return None
         return cur
 
+    def formatted(self, call: CallExpr, arg: Expression, st: State) -> None:
+        """``arg`` (a path) is formatted by ``call`` (``print``, ``str``, ``repr``, an
+        f-string): where its class is one of the program's that defines ``__str__`` or
+        ``__repr__``, that method runs on it here (``repr()`` and ``!r`` ask for
+        ``__repr__``; the others for ``__str__``, which ``object`` makes ``__repr__``)."""
+        info = self.receiver(arg)
+        if not isinstance(info, TypeInfo) or info.module_name.split(".")[0] == "numbaxfer":
+            return
+        method = "__repr__" if wants_repr(call, arg) else "__str__"
+        own = [b for b in info.mro[:-1] if method in b.names or "__repr__" in b.names]
+        if not own:
+            return
+        if method not in own[0].names:
+            method = "__repr__"  # object.__str__ calls __repr__
+        if self.scope.objects is not None:
+            self.scope.objects.run_method(self, call, arg, info, method, st)
+
     def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
         inside a block that lends it or has its write() view open: rule 3 refuses it."""
@@ -1728,6 +1776,7 @@ class Analysis:
         if "." in key or "[" in key:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
+        self.completed.update(pids)
         wt = self.wait_target
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may

@@ -53,6 +53,7 @@ from .facts import (
     ret_kind,
     short_name,
     signature_matters,
+    transfer_items,
 )
 from .flow import Analysis
 from .names import (
@@ -467,7 +468,7 @@ class NumbaxferPlugin(Plugin):
         is_wait = fullname in WAITS
         if not consumed and not is_wait:
             kind = ret_kind(sig.ret_type)
-            if kind not in ("producer", "lend"):
+            if kind not in ("producer", "lend") and not transfer_items(sig.ret_type):
                 if self._object_call(fullname) or self._local_call(ctx):
                     self._on_object_use(ctx.api)
                 return
@@ -506,7 +507,7 @@ class NumbaxferPlugin(Plugin):
         if old is None:
             predicted = scope.predicted.get(key)
             if predicted is not None and predicted.signature() == fact.signature():
-                predicted.confirmed = True  # the atoms of the last analysis refer to it
+                predicted.confirm()  # the atoms of the last analysis refer to it
                 predicted.callee = fact.callee
                 fact = predicted
             else:

@@ -3,6 +3,7 @@ functions read and rebind."""
 
 from __future__ import annotations
 
+import string
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -638,6 +639,29 @@ def literal_truth(e: Expression) -> bool | None:
 FORMATTERS: Final = frozenset(
     {"builtins.print", "builtins.repr", "builtins.str", "builtins.format", "builtins.ascii"}
 )
+
+
+def wants_repr(call: CallExpr, arg: Expression) -> bool:
+    """Does the formatting ``call`` ask for the ``repr()`` of its argument ``arg``:
+    ``repr(x)``, or a ``!r`` field of ``"...".format(...)`` (an f-string's form)?"""
+    callee = call.callee
+    if isinstance(callee, NameExpr):
+        return callee.fullname in ("builtins.repr", "builtins.ascii")
+    if not (isinstance(callee, MemberExpr) and isinstance(callee.expr, StrExpr)):
+        return False
+    try:
+        fields = [f for f in string.Formatter().parse(callee.expr.value) if f[1] is not None]
+    except ValueError:
+        return False
+    position = next((i for i, a in enumerate(call.args) if a is arg), None)
+    auto = 0
+    for _text, name, _spec, conversion in fields:
+        index = auto if name == "" else int(name) if name and name.isdigit() else None
+        if name == "":
+            auto += 1
+        if index is not None and index == position:
+            return conversion in ("r", "a")
+    return False
 
 
 def is_formatting(callee: Expression) -> bool:

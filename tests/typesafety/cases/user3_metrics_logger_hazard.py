@@ -1,5 +1,4 @@
 # A metrics object for a training loop: record() downloads the step's loss vector into
-# XFAIL: miss: f"{metrics!r}" at line 61 calls __repr__, which reads self.host while record()'s download owns it; the implicit dunder call through an f-string is not followed (the explicit metrics.summary() at 62 is reported)
 # its pinned buffer, sync() takes it back, summary() reads it; __repr__ shows only
 # metadata, so it may be logged at any time.
 # The bugs: __repr__ was extended to show the last loss (a read of the pinned buffer) and

@@ -1,10 +1,8 @@
+# RUN: warns ResourceWarning anywhere
 # Column statistics computed on the device and fetched as a pair of downloads: a helper
-# XFAIL: miss: `t_mean, _ = fetch_stats(...)` at line 47 unpacks a returned tuple of two transfers and drops the second into `_`; a transfer inside a returned tuple that is unpacked and never completed is not reported
 # enqueues the kernel and both downloads and returns the two transfers; callers wait
 # both, even when they report only one of the statistics.
 # The bug: report_means() unpacks the variance transfer into `_` and never completes it.
-# (Simulator: warns ResourceWarning anywhere. No RUN header while the case is a strict xfail: the agreement test
-# would pass and break the strict xfail. Restore `# RUN: warns ResourceWarning anywhere` with the fix.)
 from __future__ import annotations
 
 from typing import Any

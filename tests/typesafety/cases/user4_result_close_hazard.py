@@ -1,4 +1,3 @@
-# XFAIL: miss: result() completes self.pending (line 28) without clearing it, and close() called afterwards (line 47) waits the same transfer again (line 33); a second completion of an attribute-held transfer across two methods of the class is not reported
 # A fetcher object whose result() takes the buffer back and clears the pending
 # transfer, and whose close() completes a transfer that is still pending (a fetch
 # nobody collected) before freeing. The bug: result() takes the buffer back but does

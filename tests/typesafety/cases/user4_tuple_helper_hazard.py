@@ -1,4 +1,4 @@
-# XFAIL: miss: a transfer unpacked from a helper's returned (host, transfer) tuple (line 36) and never completed is not reported as unfinished-transfer (the other hazard, line 39, is found). No RUN header: the runtime raises at line 39, which mypy flags, so the agreement test would XPASS
+# RUN: raises UseAfterTransferError
 # A helper that starts a round trip and returns (host, transfer) tuples: the fresh
 # result buffer the caller will download into, and the upload still in flight. The
 # caller unpacks them, chains its own work, and completes both. The bugs: the caller
