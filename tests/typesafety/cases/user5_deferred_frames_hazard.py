@@ -1,4 +1,5 @@
 # A frame filter with deferred take-back (see user5_deferred_frames_ok.py). The bug,
+# XFAIL: miss: the deferred take-back "pending = down" (line 47) leaves the last download of the while-walrus loop never completed after the loop (s.synchronize() is no completion); nothing is reported
 # kind "a transfer never waited (the last one, after the loop)": the take-back after the
 # loop is missing, so the last frame's download is never completed (and its count lost).
 # (Simulator: a ResourceWarning for the dropped download, then the result check fails,

@@ -1,4 +1,5 @@
 # A reduction across several streams merged at the end (see
+# XFAIL: miss: the transfers of ups and downs, completed by the comprehensions in the try (lines 40-41), are waited again by "for t in ups + downs: t.wait()" in the finally (lines 44-45): the second completion over a concatenation of two lists is not reported
 # user5_multistream_reduce_ok.py). The bug, kind "waited twice": the `finally` meant to
 # complete what an error left in flight waits every transfer unconditionally, so on the
 # normal path each one is completed a second time.

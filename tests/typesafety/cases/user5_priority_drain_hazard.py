@@ -1,4 +1,5 @@
 # Downloads collected in priority order from a heap (see user5_priority_drain_ok.py).
+# XFAIL: miss: downloads pushed on a heap as (priority, seq, transfer) tuples (heapq.heappush, line 33) and left there by the "break" once the budget is spent (line 40) are never completed; nothing is reported (expected at s.close(), line 44, where the runtime names them)
 # The bug, kind "transfers never waited (left in a container)": once the time budget is
 # spent the collector breaks out of the loop, leaving the remaining downloads on the
 # heap, never completed. (The budget is 0 here, so the break is taken.)
