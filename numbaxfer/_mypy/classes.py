@@ -95,6 +95,9 @@ class MethodSummary:
     waits: set[str] = field(default_factory=set)
     #: ... and those of them it leaves holding that completed transfer (not rebound)
     completes: set[str] = field(default_factory=set)
+    #: attr -> the attribute whose entry value it holds at the end (``self.front,
+    #: self.back = self.back, self.front``): the caller's values move along
+    copies: dict[str, str] = field(default_factory=dict)
 
     def empty(self) -> bool:
         return not (self.reads or self.restores or self.moves or self.holders or self.waits)
@@ -476,6 +479,12 @@ class Objects:
                 ms.restores.add(c)
             if c not in holders and any(a[0] != "M" for a in atoms):
                 ms.frees.add(c)
+        for c in cands:  # an attribute left holding another's entry value (a swap)
+            atoms = final.get(f"{me}.{c}")
+            srcs = {owner.get(a[1]) for a in atoms if a[0] == "M"}
+            src = next(iter(srcs)) if len(srcs) == 1 else None
+            if src is not None and src != c and atoms == start.get(src):
+                ms.copies[c] = src
         for pid, c in owner.items():  # the transfers held at entry (``pairs``)
             h = pairs.get(c)
             if h is None or pid not in an.completed:
@@ -769,8 +778,17 @@ class Objects:
             if pids:
                 st.put(path, frozenset(("W", pid, call.line) for pid in pids))
                 an.compound_keys.add(path)
+        copied = {c: st.get(f"{obj}.{src}") for c, src in sorted(ms.copies.items())}
         for attr in sorted(ms.restores):
             an.rebind(f"{obj}.{attr}", st, call)
+        for attr, atoms in copied.items():  # ``self.front, self.back = self.back, ...``
+            path = f"{obj}.{attr}"
+            an.compound_keys.add(path)
+            st.put(path, atoms)
+            for fid in sorted({a[1] for a in atoms if a[0] == "M"}):
+                moved = an.moved.setdefault(fid, [])  # the buffer is known by it now
+                if path not in moved:
+                    moved.append(path)
         own = an.scope.fact_for(call, an.infer) if isinstance(call, CallExpr) else None
         for attr, mv in sorted(ms.moves.items()):
             path = f"{obj}.{attr}"
