@@ -1689,6 +1689,8 @@ class Analysis:
             if chain is not None:
                 self.read(chain, cur, escape=False, formatted=True)
                 if self.scope.objects is not None:
+                    if isinstance(a, MemberExpr):  # ``print(mon.progress)``: its getter runs
+                        self.scope.objects.member(self, a, cur)
                     self.formatted(e, a, cur)  # its class's __str__ or __repr__ runs
             else:
                 cur = self.ex(a, cur)

@@ -1,4 +1,3 @@
-# XFAIL: miss: a property (Monitor.progress, reading self.counter at line 43) read at line 56 while start() has mapped self.counter into self.mapping (line 37); the implicit call of a property getter is not treated as a call that reads the moved attribute
 # A progress monitor on mapped memory, as a class: start() maps a one-element counter
 # for a kernel, the progress property peeks at it racily while it is mapped (and reads
 # it normally once it is home), stop() ends the mapping. The counter's shape is logged

@@ -1,0 +1,39 @@
+# RUN: ok
+# A property read as an argument of print() runs its getter there: here after the
+# buffer was taken back.
+from __future__ import annotations
+
+import numpy as np
+
+import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+
+
+class Stage:
+    def __init__(self, s: nx.Stream[nx.Owned]) -> None:
+        self.s = s
+        self.host: Host = nx.pinned_copy(np.ones(4, np.float32))
+        self.dev = nx.device_array(4, np.float32)
+        self.up: nx.Transfer[Host] | None = None
+
+    def send(self) -> None:
+        self.up = self.s.upload(self.host, to=self.dev)
+
+    def finish(self) -> None:
+        if self.up is not None:
+            self.host = self.up.wait()
+            self.up = None
+
+    @property
+    def total(self) -> float:
+        return float(self.host.read().sum())
+
+
+s = nx.stream()
+st = Stage(s)
+st.send()
+st.finish()
+print("total:", st.total)
+st.finish()
+s.close()
