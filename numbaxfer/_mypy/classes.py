@@ -517,6 +517,9 @@ class Objects:
             f = movers[0]
             maybe = any(a[0] != "M" or a[1] in sentinels for a in atoms)
             holder = held.get(f.id, f.holder)
+            if f.id not in held:  # ``self.pending = s.download(dev, into=up)``: the chained
+                # transfer that carries the move on is the one an attribute holds
+                holder = next((held[c] for c in an.held.carriers(f.id)[1:] if c in held), holder)
             mv = Move(
                 attr=rel,
                 callee=f.callee,

@@ -127,6 +127,7 @@ from .state import (
 from .syntax import (
     LEAVES,
     bound_and_declared,
+    cannot_raise,
     catches_all,
     child_nodes,
     free_reads,
@@ -341,11 +342,12 @@ class Analysis:
 
     # -- statements ------------------------------------------------------------------
     def block(self, stmts: Sequence[Statement], st: State | None) -> State | None:
-        for s in stmts:
+        last = len(stmts) - 1
+        for i, s in enumerate(stmts):
             if st is None:
                 return None
             st = self.stmt(s, st)
-            if st is not None and self.n_try:
+            if st is not None and self.n_try and (i == last or not cannot_raise(stmts[i + 1])):
                 self.deliver_exc(st)
         return st
 
@@ -361,7 +363,7 @@ class Analysis:
             if cur is None:
                 return None
             cur = self.stmt(stmt, cur)
-            if cur is not None and i + 1 < len(b.body):
+            if cur is not None and i + 1 < len(b.body) and not cannot_raise(b.body[i + 1]):
                 self.deliver_exc(cur)
         return cur
 
@@ -930,7 +932,8 @@ class Analysis:
         if not atoms or not all(a[0] in "OPEW" for a in atoms):
             return
         st.put(key, OWN_SET)
-        for pid in sorted({a[1] for a in atoms if a[0] == "P"}):
+        pending = {a[1] for a in atoms if a[0] == "P" or (a[0] == "E" and a[2] == EXC_PENDING)}
+        for pid in sorted(pending):
             if pid in self.unpaired or any(
                 a[1] == pid and a[0] in TRANSFER_KINDS for v in st.vals.values() for a in v
             ):

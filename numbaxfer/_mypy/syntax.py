@@ -617,6 +617,20 @@ def none_test_of(cond: Expression, st: State) -> tuple[str, bool] | None:
     return None
 
 
+def cannot_raise(s: Statement) -> bool:
+    """Is ``s`` a statement that raises nothing, so that no handler sees the state
+    before it: ``pass``, or names bound to a literal, None/True/False or another name
+    (``pending = None``, ``a = b``)?"""
+    if isinstance(s, PassStmt):
+        return True
+    if not isinstance(s, AssignmentStmt) or s.type is not None:
+        return False
+    rv = s.rvalue
+    if not isinstance(rv, (NameExpr, IntExpr, StrExpr, FloatExpr, BytesExpr)):
+        return False
+    return all(isinstance(lv, NameExpr) for lv in s.lvalues)
+
+
 def catches_all(t: Expression | None) -> bool:
     if t is None:
         return True

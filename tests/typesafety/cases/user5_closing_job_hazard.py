@@ -1,8 +1,7 @@
+# RUN: raises UseAfterTransferError
 # A job class used through contextlib.closing (see user5_closing_job_ok.py). The bug,
-# XFAIL: false positive besides the planted bug (found, line 54): use-after-transfer at line 55 ("res = job.result()"), the guard "if self.pending is not None:" in result() not correlated with start() having set self.pending (see user5_closing_job_ok)
 # kind "an attribute read while the transfer another method started owns it": the peak
 # is read from job.buf between start() and result().
-# (Simulator: raises UseAfterTransferError. No RUN header while the case is a strict xfail: the agreement test would XPASS.)
 from __future__ import annotations
 
 import contextlib

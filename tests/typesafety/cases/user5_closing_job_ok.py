@@ -1,8 +1,7 @@
+# RUN: ok
 # A job class used through contextlib.closing: the job uploads its input in start(),
-# XFAIL: false positive: use-after-transfer at line 54 ("res = job.result()": "job.buf read by SquareJob.result() is used after it was moved ... in SquareJob.start()"): result() takes self.buf back under "if self.pending is not None:", and that guard is not correlated with start() having set self.pending, so the path where the take-back is skipped is kept (with "assert self.pending is not None" instead of the if, the file checks clean; contextlib.closing plays no part)
 # result() takes the output back, and close() (called by closing() on every exit)
 # completes whatever is still pending and closes the job's stream.
-# (Simulator: ok. No RUN header while the case is a strict xfail: the agreement test would XPASS.)
 from __future__ import annotations
 
 import contextlib

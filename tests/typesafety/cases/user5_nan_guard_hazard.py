@@ -1,8 +1,7 @@
+# RUN: raises UseAfterTransferError
 # A training loop with a NaN guard (see user5_nan_guard_ok.py). The bug, kind "use on an
-# XFAIL: false positive besides the planted bug (found, line 50): transfer-completed-twice at line 52 ("if pending is not None: xb = pending.wait()" in the except), as if FloatingPointError could be raised between "xb = pending.wait()" (line 46) and "pending = None" (line 47), a plain store that cannot raise
 # exception path": the handler dumps the batch straight from the pinned buffer, which
 # the upload that was pending when the check raised still owns.
-# (Simulator: raises UseAfterTransferError. No RUN header while the case is a strict xfail: the agreement test would XPASS.)
 from __future__ import annotations
 
 from typing import Any

@@ -1,10 +1,9 @@
+# RUN: ok
 # A training loop with a NaN guard: each batch is written into a pinned buffer, uploaded
-# XFAIL: false positive: transfer-completed-twice at line 53 and use-after-transfer ("xb" may be used) at line 55 in the except FloatingPointError handler: the checker takes the exception to be possibly raised between "xb = pending.wait()" (line 48) and "pending = None" (line 49), a plain store that cannot raise, so "if pending is not None: xb = pending.wait()" looks like a second completion
 # and fed to the update kernel; a host-side check raises FloatingPointError on a bad
 # batch after the upload was enqueued. The handler dumps the offending batch for
 # debugging: it first takes the buffer back from the upload still pending (tracked in
 # `pending`, None once waited).
-# (Simulator: ok. No RUN header while the case is a strict xfail: the agreement test would XPASS.)
 from __future__ import annotations
 
 from typing import Any
