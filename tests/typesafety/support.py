@@ -14,6 +14,8 @@ comments at the top of the file:
     # RUN: raises BorrowError
     # RUN: warns ResourceWarning anywhere
     # RUN: ok
+    # MYPY: >=2.4 reason  a case that needs that mypy or newer: skipped, with the reason,
+                          on an older one (the oldest supported runs the corpus too)
 
 ``RUN`` cases are also executed on numba's simulator by ``test_agreement.py``: the raise
 (or the warning) must happen on a line that mypy flags (``via-call``: on any frame of
@@ -43,6 +45,7 @@ CASES_DIR = HERE / "cases"
 CONFIG = HERE / "mypy-cases.ini"
 
 _EXPECT = re.compile(r'#\s*E:\s*([a-z][a-z0-9-]*)((?:\s+"(?:[^"\\]|\\.)*")*)')
+_NEEDS_MYPY = re.compile(r">=(\d+(?:\.\d+)*)\s+(\S.*)")
 _RUN = re.compile(r"ok|raises [A-Z]\w*(?: via-call)?|warns ResourceWarning(?: anywhere)?")
 _FRAGMENT = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _OUTPUT = re.compile(
@@ -71,6 +74,8 @@ class Case:
     expected: list[Expected] = field(default_factory=list)
     xfail: str | None = None
     run: str | None = None
+    #: (the oldest mypy version the case needs, why)
+    needs_mypy: tuple[tuple[int, ...], str] | None = None
 
     @property
     def name(self) -> str:
@@ -89,6 +94,11 @@ def parse_case(path: Path) -> Case:
         if header and stripped.startswith("#"):
             if stripped.startswith("# XFAIL:"):
                 case.xfail = stripped[len("# XFAIL:") :].strip()
+            elif stripped.startswith("# MYPY:"):
+                m = _NEEDS_MYPY.fullmatch(stripped[len("# MYPY:") :].strip())
+                if m is None:
+                    raise ValueError(f"{path.name}:{lineno}: MYPY header is not '>=X.Y reason'")
+                case.needs_mypy = (tuple(int(x) for x in m.group(1).split(".")), m.group(2))
             elif stripped.startswith("# RUN:"):
                 case.run = stripped[len("# RUN:") :].strip()
                 if not _RUN.fullmatch(case.run):
@@ -215,7 +225,13 @@ class MypyRun:
 def case_params(cases: list[Case] | None = None) -> list[Any]:
     """pytest parameters, one per case; known gaps are strict xfails."""
     out = []
+    import mypy.version
+
+    running = tuple(int(x) for x in re.findall(r"\d+", mypy.version.__version__)[:3])
     for case in all_cases() if cases is None else cases:
         marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+        if case.needs_mypy is not None and running < case.needs_mypy[0]:
+            wanted = ".".join(map(str, case.needs_mypy[0]))
+            marks = [pytest.mark.skip(reason=f"needs mypy >= {wanted}: {case.needs_mypy[1]}")]
         out.append(pytest.param(case, id=case.name, marks=marks))
     return out

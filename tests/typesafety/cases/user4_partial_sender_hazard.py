@@ -1,3 +1,4 @@
+# MYPY: >=2.4 on mypy 1.16.1 the type of an element of a list of two partials carries no applied signature (a single partial does), so sender(batch) moves nothing the plugin knows of
 # Configuration through functools.partial: a generic send(buf, *, stream, dev, scale)
 # that takes the buffer over is specialised per device with partial, and the loop
 # calls the specialised senders on fresh batches. The bug: the log line reads the
