@@ -242,6 +242,21 @@ def _child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _mypy_command(config: Path, cache: Path, target: Path) -> list[str]:
+    """The command line of one mypy run over ``target``, run from its directory."""
+    return [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--config-file",
+        str(config),
+        "--cache-dir",
+        str(cache),
+        "--no-error-summary",
+        target.name,
+    ]
+
+
 def _mypy(config: Path, cache: Path, target: Path, *, clean: bool) -> tuple[float, float]:
     """Wall and CPU seconds (user + system) of one mypy run over ``target`` (a directory
     or a file). On a shared machine the CPU time is the steadier figure: waiting for a
@@ -249,17 +264,7 @@ def _mypy(config: Path, cache: Path, target: Path, *, clean: bool) -> tuple[floa
     cpu0 = _child_cpu()
     start = time.perf_counter()
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(cache),
-            "--no-error-summary",
-            str(target.name),
-        ],
+        _mypy_command(config, cache, target),
         cwd=target.parent,
         env=_env(),
         capture_output=True,
@@ -291,15 +296,7 @@ def _instructions(config: Path, target: Path, cache: Path) -> int:
             "--tool=cachegrind",
             "--cache-sim=no",
             "--cachegrind-out-file=/dev/null",
-            sys.executable,
-            "-m",
-            "mypy",
-            "--config-file",
-            str(config),
-            "--cache-dir",
-            str(cache),
-            "--no-error-summary",
-            target.name,
+            *_mypy_command(config, cache, target),
         ],
         cwd=target.parent,
         env=_env(),
