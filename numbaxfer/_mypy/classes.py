@@ -33,19 +33,26 @@ from typing import Final, cast
 from mypy.nodes import (
     ARG_OPT,
     ARG_POS,
+    AssignmentStmt,
+    AwaitExpr,
     CallExpr,
+    ClassDef,
     Decorator,
+    DelStmt,
     Expression,
     FakeInfo,
     FuncDef,
+    FuncItem,
     MemberExpr,
     MypyFile,
     NameExpr,
     Node,
+    OperatorAssignmentStmt,
     OverloadedFuncDef,
     SuperExpr,
     TypeInfo,
     Var,
+    YieldExpr,
 )
 from mypy.types import CallableType
 
@@ -56,7 +63,7 @@ from .inputs import Inputs, super_method
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import TRANSFER_KINDS, State
-from .syntax import child_nodes
+from .syntax import child_nodes, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
@@ -200,6 +207,45 @@ def _fingerprint(info: TypeInfo, fns: dict[str, FuncDef]) -> tuple[object, ...]:
         d.end_line,
         tuple((n, f.line, f.column, f.end_line, f.end_column) for n, f in fns.items()),
     )
+
+
+def _plain_init(fn: FuncDef, cands: set[str]) -> set[str] | None:
+    """For an ``__init__`` that only binds attributes (``self.s = s``, ``self.buf =
+    nx.pinned_array(n)``): the candidate attributes it binds, which is its whole summary
+    (restored and usable: nothing reads, moves, waits or calls through ``self``). None
+    where it does more (then it is analysed like any method)."""
+    me = _self_name(fn)
+    if me is None:
+        return None
+    assigned: set[str] = set()
+    targets: set[int] = set()
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, ClassDef, SuperExpr, AwaitExpr, YieldExpr)):
+            return None
+        if isinstance(n, (OperatorAssignmentStmt, DelStmt)):
+            return None
+        if isinstance(n, AssignmentStmt):
+            for lv in stored_targets(n):
+                chain = path_chain(lv)
+                if chain is None or chain[0][0] != me:
+                    continue
+                if len(chain) != 2 or not isinstance(lv, MemberExpr):
+                    return None  # ``self.a.b = ...``, ``self.a[i] = ...``: not plain
+                targets.add(id(lv))
+                if lv.name in cands:
+                    assigned.add(lv.name)
+        elif isinstance(n, MemberExpr):
+            if id(n) in targets:
+                continue  # ``self.x = ...``: a binding, not a read
+            chain = path_chain(n)
+            if chain is not None and chain[0][0] == me:
+                return None  # a read of ``self.x`` (or a call through it)
+        elif isinstance(n, NameExpr) and n.name == me:
+            return None  # ``self`` itself handed on
+        todo.extend(child_nodes(n))
+    return assigned
 
 
 def _rebound(an: Analysis, path: str) -> bool:
@@ -396,7 +442,11 @@ class Objects:
             return done[m]
         done[m] = None  # recursion (self.a() calls self.b() calls self.a()): nothing
         fn = self._fns[info.fullname][m]
-        ms = self._summarise(info, fn, cands, self._pairs.get(info.fullname, {}))
+        assigned = _plain_init(fn, cands) if m == "__init__" else None
+        if assigned is not None:  # what the analysis would find, without running it
+            ms = MethodSummary(restores=set(assigned), frees=set(assigned))
+        else:
+            ms = self._summarise(info, fn, cands, self._pairs.get(info.fullname, {}))
         done[m] = ms
         return ms
 

@@ -68,12 +68,12 @@ _PROGRAM = textwrap.dedent(
 )
 
 
-def _builds(tmp_path: Path, warm_cache: Path) -> tuple[Counter[str], str]:
+def _builds(tmp_path: Path, warm_cache: Path, program: str = _PROGRAM) -> tuple[Counter[str], str]:
     log = tmp_path / "builds.log"
     shim = tmp_path / "counting_plugin.py"
     shim.write_text(_SHIM.format(log=str(log)))
     app = tmp_path / "stager_app.py"
-    app.write_text(_PROGRAM)
+    app.write_text(program)
     config = config_variant(tmp_path, "count.ini", plugins=str(shim), skip_numpy=True)
     args = mypy_args(warm_cache, str(app))
     args[1] = str(config)
@@ -90,5 +90,21 @@ def test_a_class_summary_is_built_once(tmp_path: Path, warm_cache: Path) -> None
     assert any("use-after-transfer" in e and "st.buf" in e for e in errors), stdout
     # Once, after __init__ is checked: each method twice (two phases: the holders of
     # transfers, then the attributes they hold). Built inside __init__ as well, it was
-    # three times (a draft per attribute typed, up to MAX_INCOMPLETE).
-    assert counts == {f"Stager.{m}": 2 for m in ("__init__", "start", "finish", "peek")}, counts
+    # three times (a draft per attribute typed, up to MAX_INCOMPLETE). An __init__ that
+    # only binds attributes is summarised from its syntax (classes._plain_init): no
+    # analysis of it.
+    assert counts == {f"Stager.{m}": 2 for m in ("start", "finish", "peek")}, counts
+
+
+_BUSY_INIT = _PROGRAM.replace(
+    "        self.pending = None\n\n    def start",
+    "        self.pending = None\n        print(self.buf.shape)\n\n    def start",
+)
+
+
+def test_an_init_that_reads_self_is_analysed(tmp_path: Path, warm_cache: Path) -> None:
+    assert _BUSY_INIT != _PROGRAM
+    counts, stdout = _builds(tmp_path, warm_cache, _BUSY_INIT)
+    errors = [line for line in stdout.splitlines() if "error:" in line]
+    assert any("use-after-transfer" in e and "st.buf" in e for e in errors), stdout
+    assert counts["Stager.__init__"] == 2, counts
