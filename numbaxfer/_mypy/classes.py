@@ -60,6 +60,7 @@ from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
 from .inputs import Inputs, super_method
+from .names import in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import TRANSFER_KINDS, State
@@ -316,7 +317,7 @@ class Objects:
         if isinstance(info, FakeInfo):
             return None
         name = info.fullname
-        if info.module_name.split(".")[0] == "numbaxfer" or self.foreign(name):
+        if in_library(info.module_name) or self.foreign(name):
             return None  # the library's own classes (their signatures say what they do)
         fns = _methods(info)
         if not fns or len(fns) > MAX_METHODS:
@@ -589,7 +590,7 @@ class Objects:
     def function_summary(self, fn: FuncDef) -> dict[str, MethodSummary] | None:
         """What a plain (module-level) function does to the attributes of each of its
         positional parameters: the same summary as a method's, one per parameter."""
-        if not isinstance(fn.info, FakeInfo) or fn.fullname.split(".")[0] == "numbaxfer":
+        if not isinstance(fn.info, FakeInfo) or in_library(fn.fullname):
             return None
         if self.foreign(fn.fullname):
             return None
@@ -717,7 +718,7 @@ class Objects:
     def _library_name(self, fullname: str) -> bool:
         known = self._library.get(fullname)
         if known is None:
-            known = fullname.split(".")[0] == "numbaxfer" or self.foreign(fullname)
+            known = in_library(fullname) or self.foreign(fullname)
             self._library[fullname] = known
         return known
 

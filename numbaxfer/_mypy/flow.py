@@ -102,7 +102,7 @@ from .facts import (
 from .fields import constructor_fields
 from .held import HELD, Held
 from .held import clear as clear_held
-from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL
+from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL, in_library
 from .paths import (
     depends_on_name,
     display_path,
@@ -1087,7 +1087,7 @@ class Analysis:
             recv = t
         else:
             return None
-        if not isinstance(info, TypeInfo) or info.module_name.split(".")[0] == "numbaxfer":
+        if not isinstance(info, TypeInfo) or in_library(info.module_name):
             return None
         if not any("__enter__" in b.names for b in info.mro[:-1]):
             return None
@@ -1783,7 +1783,7 @@ class Analysis:
         ``__repr__``, that method runs on it here (``repr()`` and ``!r`` ask for
         ``__repr__``; the others for ``__str__``, which ``object`` makes ``__repr__``)."""
         info = self.receiver(arg)
-        if not isinstance(info, TypeInfo) or info.module_name.split(".")[0] == "numbaxfer":
+        if not isinstance(info, TypeInfo) or in_library(info.module_name):
             return
         method = "__repr__" if wants_repr(call, arg) else "__str__"
         own = [b for b in info.mro[:-1] if method in b.names or "__repr__" in b.names]

@@ -81,7 +81,7 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
-from .names import MAX_ALIASES
+from .names import MAX_ALIASES, in_library
 from .paths import display_path, path_chain, root_name
 from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
@@ -354,8 +354,7 @@ class Inputs:
         if fn.is_generator or fn.is_coroutine or fn.is_async_generator:
             return None  # calling it runs nothing yet: its body runs when iterated/awaited
         if isinstance(fn, FuncDef) and (
-            fn.fullname.split(".")[0] == "numbaxfer"
-            or (local is None and self._foreign(fn.fullname))
+            in_library(fn.fullname) or (local is None and self._foreign(fn.fullname))
         ):
             return None  # the library's own functions (their signatures say what they do),
             # installed packages and stubs
@@ -565,7 +564,7 @@ class Inputs:
                 info = result_info(callee.expr, an.infer)
             else:
                 info = None
-            if info is None or info.module_name.split(".")[0] == "numbaxfer":
+            if info is None or in_library(info.module_name):
                 return None
             method = info.get_method(callee.name)
             if not isinstance(method, FuncDef) or not _is_method(method):

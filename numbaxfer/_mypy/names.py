@@ -82,3 +82,9 @@ MAX_ALIASES: Final = 256
 #: Seconds of analysis one function body (or module top level) may take in all; past
 #: that, later calls in it are not re-analysed (see docs/static-checker.md).
 SCOPE_BUDGET_S: Final = 5.0
+
+
+def in_library(fullname: str) -> bool:
+    """Is ``fullname`` (a module, class or function) numbaxfer's own? Its signatures say
+    what it does, so its bodies are never summarised."""
+    return fullname.split(".")[0] == "numbaxfer"
