@@ -7,6 +7,7 @@ expired path, a second completion, a dropped or leaked transfer); the rules in
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 from mypy.nodes import (
@@ -100,6 +101,8 @@ from .facts import (
     static_type,
 )
 from .fields import constructor_fields
+from .flags import comparison, pattern_constants, truth
+from .flags import values as flag_values
 from .held import HELD, Held
 from .held import clear as clear_held
 from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL, in_library
@@ -211,6 +214,19 @@ class Event:
 LENT_PARAMETER: Final = "<lent parameter>"
 
 
+def paths_of(*states: State | None) -> list[State | None]:
+    """``states`` with each disjunction (``state.Split``) replaced by its parts, for
+    code that looks at each state on its own."""
+    out: list[State | None] = []
+    for st in states:
+        parts = st.live_parts() if st is not None else None
+        if parts is None:
+            out.append(st)
+        else:
+            out.extend(parts)
+    return out
+
+
 def _module_global(e: Expression) -> bool:
     """Is ``e`` a name of a module-level variable (it outlives any call)?"""
     return isinstance(e, NameExpr) and e.kind == GDEF and isinstance(e.node, Var)
@@ -237,6 +253,14 @@ class Analysis:
         #: A method call whose receiver's class was not inferred yet (``classes.py``).
         self.unresolved = False
         self.events: dict[tuple[str, int, str], Event] = {}
+        #: while one part of a disjunction runs (``each``): the events it raised,
+        #: and the statements it reached (by id)
+        self.raised: set[tuple[str, int, str]] | None = None
+        self.visited: set[int] | None = None
+        #: event key -> the statement (id) that raised it first; the one running now
+        self.event_stmt: dict[tuple[str, int, str], int] = {}
+        self.current = 0
+        self.sites = 0
         self.stack: list[_Ctx] = []
         self.n_try = 0
         self.exits: list[State] = []
@@ -334,8 +358,11 @@ class Analysis:
 
     def event(self, kind: str, node: Context, path: str, atoms: Atoms, extra: str = "") -> None:
         key = (kind, id(node), path + "\0" + extra)
+        if self.raised is not None:
+            self.raised.add(key)
         ev = self.events.get(key)
         if ev is None:
+            self.event_stmt[key] = self.current
             self.events[key] = Event(kind, node, path, atoms, extra)
         else:
             ev.atoms = ev.atoms | atoms
@@ -373,6 +400,33 @@ class Analysis:
         return self.block(b.body, st)
 
     def stmt(self, s: Statement, st: State) -> State | None:
+        parts = st.live_parts()
+        if parts is not None:  # paths told apart by their flags: each on its own
+            return self.forget_flags(self.each(st, partial(self.stmt, s)), s)
+        if self.visited is not None:
+            self.visited.add(id(s))
+        outer, self.current = self.current, id(s)
+        try:
+            return self.plain_stmt(s, st)
+        finally:
+            self.current = outer
+
+    def forget_flags(self, st: State | None, s: Statement) -> State | None:
+        """After ``s``, outside loops: the flags no test reads any more (their last
+        test is at or above ``s``'s last line) stop keeping paths apart."""
+        parts = st.live_parts() if st is not None else None
+        if parts is None or any(ctx.kind == "loop" for ctx in self.stack):
+            return st
+        end = s.end_line or s.line
+        dead = [f for f, line in self.scope.flag_tests.items() if line <= end]
+        if not dead:
+            return st
+        for p in parts:
+            for f in dead:
+                p.flags.pop(f, None)
+        return join_states(*parts)
+
+    def plain_stmt(self, s: Statement, st: State) -> State | None:
         if HELD in st.vals:
             clear_held(st)  # code runs: what the last statement added may be completed
         if isinstance(s, (ExpressionStmt, AssignmentStmt)) and self.pinning():
@@ -383,6 +437,39 @@ class Analysis:
                 self.held.hold(fids, out)
             return out
         return self.stmt_(s, st)
+
+    def each(self, st: State, step: Callable[[State], State | None]) -> State | None:
+        """``step`` (which changes a plain state) on ``st``, or on each of its parts
+        (the paths a flag keeps apart, ``state.Split``), then joined. A report that some
+        parts make at a statement that the others reach without it holds on some paths
+        only: it says "may" (an O atom joins its atoms). Statements run by ``step``
+        itself count as reached by every part."""
+        parts = st.live_parts()
+        if parts is None:
+            return step(st)
+        outer = (self.raised, self.visited, self.current)
+        self.sites += 1
+        site = self.current = -self.sites  # what ``step`` raises outside statements
+        raised: list[set[tuple[str, int, str]]] = []
+        visited: list[set[int]] = []
+        outs: list[State | None] = []
+        for p in parts:
+            self.raised, self.visited = set(), {site}
+            outs.append(step(p))
+            raised.append(self.raised)
+            visited.append(self.visited)
+        self.raised, self.visited, self.current = outer
+        some = set().union(*raised)
+        for key in some:
+            at = self.event_stmt.get(key)
+            if any(key not in r and at in v for r, v in zip(raised, visited, strict=True)):
+                ev = self.events.get(key)
+                if ev is not None:
+                    ev.atoms = ev.atoms | OWN_SET
+        if outer[0] is not None and outer[1] is not None:
+            outer[0].update(some)
+            outer[1].update(*visited)
+        return join_states(*outs)
 
     def pinning(self) -> bool:
         return any(ctx.pins for ctx in self.stack)
@@ -567,6 +654,8 @@ class Analysis:
                         self.alias_field(f"{obj}[{i}]", item.name, r)
             elif isinstance(rv, (ListComprehension, GeneratorExpr, DictionaryComprehension)):
                 self.elems.note_holder(name, rv, self.fact_of)
+            if obj in self.scope.flags:
+                r = self.set_flag(r, obj, rv)
         return r
 
     def copy(self, rv: Expression, st: State) -> State:
@@ -834,7 +923,11 @@ class Analysis:
 
     def assume(self, cond: Expression, st: State, value: bool) -> State | None:
         """``st`` where ``cond`` is ``value``, or None where that cannot happen. Knows
-        ``t.completed`` (see ``assume_completed``) and ``X is None`` / a truth test."""
+        ``t.completed`` (see ``assume_completed``), ``X is None`` / a truth test, and
+        the value of a flag (``flags.py``)."""
+        parts = st.live_parts()
+        if parts is not None:
+            return self.each(st, partial(self.assume, cond, value=value))
         if isinstance(cond, UnaryExpr) and cond.op == "not":
             return self.assume(cond.expr, st, not value)
         if isinstance(cond, OpExpr) and cond.op in ("and", "or"):
@@ -848,6 +941,15 @@ class Analysis:
                 return join_states(left, right)
             both = self.assume(cond.left, st, not short)
             return self.assume(cond.right, both, not short) if both is not None else None
+        flags = self.scope.flags
+        if flags:
+            if isinstance(cond, NameExpr) and cond.name in flags:
+                return self.narrow_flag(st, cond.name, lambda v: truth(v, value))
+            cmp = comparison(cond, flags)
+            if cmp is not None:
+                name, c, eq = cmp
+                hit = frozenset({c})
+                return self.narrow_flag(st, name, lambda v: v & hit if eq == value else v - hit)
         if isinstance(cond, MemberExpr) and cond.name == "completed":
             chain = path_chain(cond.expr)
             if chain is not None and not self.assume_completed(chain[-1][0], st, value):
@@ -857,6 +959,46 @@ class Analysis:
             self.narrow_none(test[0], st)
         elif test is not None:
             self.narrow_not_none(test[0], st)
+        return st
+
+    def narrow_flag(
+        self, st: State, name: str, keep: Callable[[frozenset[int]], frozenset[int]]
+    ) -> State | None:
+        """``st`` (plain) where the flag ``name`` holds a constant ``keep`` keeps; None
+        where it holds none of them (no path gets here)."""
+        domain = self.scope.flags[name]
+        now = keep(st.flags.get(name, domain))
+        if not now:
+            return None
+        if now == domain:
+            st.flags.pop(name, None)
+        else:
+            st.flags[name] = now
+        return st
+
+    def flag_case(
+        self, st: State, name: str, consts: frozenset[int], matched: bool
+    ) -> State | None:
+        """``st`` where the flag ``name`` holds one of ``consts`` (``matched``) or none."""
+
+        def keep(v: frozenset[int]) -> frozenset[int]:
+            return v & consts if matched else v - consts
+
+        return self.each(st, lambda p: self.narrow_flag(p, name, keep))
+
+    def set_flag(self, st: State, name: str, rv: Expression) -> State:
+        """``name = rv`` bound the flag ``name``: on every path it holds what ``rv``
+        gives (``flags.values``); the paths that differed only in it meet again."""
+        parts = st.live_parts()
+        if parts is not None:
+            out = self.each(st, partial(self.set_flag, name=name, rv=rv))
+            assert out is not None
+            return out
+        now = flag_values(rv)
+        if now is None or now == self.scope.flags[name]:
+            st.flags.pop(name, None)
+        else:
+            st.flags[name] = now
         return st
 
     def assume_completed(self, key: str, st: State, value: bool) -> bool:
@@ -965,20 +1107,21 @@ class Analysis:
         false_exit: list[State | None] = [None]
 
         def body(h: State, ctx: _Ctx) -> State | None:
-            c = self.test(s.expr, h)
+            c = self.each(h, lambda p: self.test(s.expr, p))
             if c is None:
                 false_exit[0] = None
                 return None
-            false_exit[0] = None if truth is True else c.copy()
+            false_exit[0] = None if truth is True else self.assume(s.expr, c.copy(), False)
             if truth is False:
                 return None
-            return self.blk(s.body, c)
+            taken = self.assume(s.expr, c, True)
+            return self.blk(s.body, taken) if taken is not None else None
 
         ctx = _Ctx("loop")
         ctx.elements = self.elems.loop(s, [])
         self.loop(st, body, ctx)
         after = false_exit[0]
-        self.elems.exit(ctx.elements, [after, *ctx.breaks], s.body)
+        self.elems.exit(ctx.elements, paths_of(after, *ctx.breaks), s.body)
         self.loop_ends([after, *ctx.breaks])
         if after is not None and s.else_body is not None:
             after = self.blk(s.else_body, after)
@@ -993,19 +1136,24 @@ class Analysis:
 
         self.infer_target(s.index, s.expr)
 
-        def body(h: State, ctx: _Ctx) -> State | None:
+        def start(h: State) -> State | None:
             b = self.bind(s.index, ("fresh", None), h, s)
+            if b is not None:
+                self.elems.bind_targets(elements, b)  # ``for h in hosts``: h is an element
+            return b
+
+        def body(h: State, ctx: _Ctx) -> State | None:
+            b = self.each(h, start)
             if b is None:
                 return None
-            self.elems.bind_targets(elements, b)  # ``for h in hosts``: h is an element
             out = self.blk(s.body, b)
-            self.elems.iteration_end(elements, [out, *ctx.conts, *ctx.breaks])
+            self.elems.iteration_end(elements, paths_of(out, *ctx.conts, *ctx.breaks))
             return out
 
         ctx = _Ctx("loop")
         ctx.elements = elements
         head = self.loop(r, body, ctx)
-        self.elems.exit(elements, [head, *ctx.breaks], s.body)  # marks, see elements.py
+        self.elems.exit(elements, paths_of(head, *ctx.breaks), s.body)  # marks, see elements.py
         self.loop_ends([head, *ctx.breaks])
         after: State | None = head
         if s.else_body is not None:
@@ -1222,11 +1370,7 @@ class Analysis:
             for typ, var, handler in zip(s.types, s.vars, s.handlers, strict=False):
                 if exc is None:
                     break
-                h: State | None = exc.copy()
-                if typ is not None and h is not None:
-                    h = self.ex(typ, h)
-                if var is not None and h is not None:
-                    h = self.bind(var, ("fresh", None), h, s)
+                h = self.each(exc.copy(), partial(self.handler_entry, s, typ, var))
                 outs.append(self.blk(handler, h))
                 caught_all = caught_all or catches_all(typ)
             if body_out is not None and s.else_body is not None:
@@ -1247,13 +1391,41 @@ class Analysis:
                 self.deliver_exc(fin_exc)
         return self.blk(s.finally_body, normal) if normal is not None else None
 
+    def handler_entry(
+        self, s: TryStmt, typ: Expression | None, var: NameExpr | None, h: State
+    ) -> State | None:
+        """An ``except typ as var:`` handler is entered with ``h``."""
+        out: State | None = self.ex(typ, h) if typ is not None else h
+        if var is not None and out is not None:
+            out = self.bind(var, ("fresh", None), out, s)
+        return out
+
     def match(self, s: MatchStmt, st: State) -> State | None:
         cur = self.ex(s.subject, st)
         outs: list[State | None] = []
+        subject = s.subject
+        flag = (
+            subject.name
+            if isinstance(subject, NameExpr) and subject.name in self.scope.flags
+            else None
+        )
         for pattern, guard, body in zip(s.patterns, s.guards, s.bodies, strict=False):
             if cur is None:
                 break
-            c: State | None = self.pattern(pattern, cur.copy(), s)
+            consts = pattern_constants(pattern) if flag is not None else None
+            if flag is not None and consts is not None:
+                # ``case Phase.FILL:`` on a flag: the paths where it holds that member.
+                c: State | None = self.flag_case(cur.copy(), flag, consts, True)
+                if c is not None:
+                    c = self.pattern(pattern, c, s)
+                if c is not None and guard is not None:
+                    c = self.ex(guard, c)
+                if c is not None:
+                    outs.append(self.blk(body, c.copy()))
+                missed = self.flag_case(cur, flag, consts, False)
+                cur = missed if guard is None else join_states(missed, c)
+                continue
+            c = self.pattern(pattern, cur.copy(), s)
             if c is not None and guard is not None:
                 c = self.ex(guard, c)
             if c is None:
@@ -1286,6 +1458,9 @@ class Analysis:
 
     # -- non-local control flow ------------------------------------------------------
     def transform(self, ctx: _Ctx, st: State, *, exc: bool = False) -> State | None:
+        parts = st.live_parts()
+        if parts is not None:
+            return self.each(st, partial(self.transform, ctx, exc=exc))
         if ctx.kind == "with":
             if self.scope.objects is not None:
                 for site, recv, info in reversed(ctx.managers):  # ``__exit__`` runs
@@ -1329,7 +1504,13 @@ class Analysis:
             cur = self.transform(ctx, cur)
         return cur
 
+    def _deliver_part(self, st: State) -> None:
+        self.deliver_exc(st)
+
     def deliver_exc(self, st: State) -> None:
+        if st.live_parts() is not None:
+            self.each(st, self._deliver_part)
+            return
         for i in range(len(self.stack) - 1, -1, -1):
             ctx = self.stack[i]
             if ctx.kind == "try":
@@ -1520,7 +1701,7 @@ class Analysis:
 
     def loop_ends(self, states: list[State | None]) -> None:
         """A loop ends (its iterator or its test ran last): see held.py."""
-        for x in states:
+        for x in paths_of(*states):
             if x is not None and HELD in x.vals:
                 clear_held(x)
 

@@ -16,6 +16,7 @@ from mypy.nodes import (
 )
 
 from .facts import Fact, InferInfo, predict_fact
+from .flags import NO_FLAGS, tracked_flags
 from .paths import position_key, root_name
 from .state import Message, PosKey, State
 from .syntax import declared_shared, free_reads, nested_functions, shared_writes
@@ -55,6 +56,8 @@ class Scope:
         "body",
         "confirmed",
         "facts",
+        "flag_tests",
+        "flags",
         "local_funcs",
         "local_inputs",
         "loop_stores",
@@ -134,6 +137,11 @@ class Scope:
         }
         #: Roots that nested scopes read: a transfer bound to one escapes.
         self.nested_reads = frozenset(reads)
+        #: This function's flags (``flags.py``): name -> the constants it may hold.
+        found = tracked_flags(node) if isinstance(node, FuncItem) else NO_FLAGS
+        self.flags = found.domains
+        #: flag -> the line of its last test
+        self.flag_tests = found.last_test
 
     def add(self, fact: Fact) -> Fact:
         fact.id = len(self.facts)

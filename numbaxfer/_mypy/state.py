@@ -40,22 +40,36 @@ PosKey: TypeAlias = tuple[int, int, int, int]
 Message: TypeAlias = "tuple[ErrorCode, Context, str, tuple[object, ...]]"
 
 
-class State:
-    """Abstract state at one program point (mutable; copy before branching)."""
+#: The most paths a state keeps apart by their flags (then they are joined).
+MAX_PARTS: Final = 8
 
-    __slots__ = ("alias", "vals")
+
+class State:
+    """Abstract state at one program point (mutable; copy before branching).
+
+    ``flags`` maps a flag (``flags.py``) to the constants it may hold here (absent: any
+    of them). A join of states whose flags differ is a ``Split``."""
+
+    __slots__ = ("alias", "flags", "vals")
 
     def __init__(
         self,
         vals: dict[str, Atoms] | None = None,
         alias: dict[str, dict[str, bool]] | None = None,
+        flags: dict[str, frozenset[int]] | None = None,
     ) -> None:
         self.vals: dict[str, Atoms] = vals if vals is not None else {}
         #: name -> {path it was copied from: True if on every path}
         self.alias: dict[str, dict[str, bool]] = alias if alias is not None else {}
+        self.flags: dict[str, frozenset[int]] = flags if flags is not None else {}
 
     def copy(self) -> State:
-        return State(dict(self.vals), {k: dict(v) for k, v in self.alias.items()})
+        return State(dict(self.vals), {k: dict(v) for k, v in self.alias.items()}, dict(self.flags))
+
+    def live_parts(self) -> list[State] | None:
+        """The states of the paths this one joins, kept apart by their flags (None: one
+        state). Statements run on each of them (``flow.Analysis.stmt``)."""
+        return None
 
     def get(self, key: str) -> Atoms:
         return self.vals.get(key, OWN_SET)
@@ -67,15 +81,114 @@ class State:
             self.vals[key] = atoms
 
     def same(self, other: State) -> bool:
-        return self.vals == other.vals and self.alias == other.alias
+        mine, theirs = self.live_parts(), other.live_parts()
+        if mine is not None and theirs is not None:
+            return len(mine) == len(theirs) and all(
+                a.same(b) for a, b in zip(mine, theirs, strict=True)
+            )
+        if mine is not None or theirs is not None:
+            return False
+        return self.vals == other.vals and self.alias == other.alias and self.flags == other.flags
+
+
+# The slots of State, for a Split to reach its joined view without collapsing.
+_VALS: Final = State.__dict__["vals"]
+_ALIAS: Final = State.__dict__["alias"]
+_FLAGS: Final = State.__dict__["flags"]
+
+
+class Split(State):
+    """A disjunction: the join of ``parts``, states of paths on which flags differ
+    (trace partitioning). The analysis runs each statement on each part. Any other code
+    that looks at ``vals``, ``alias`` or ``flags`` sees the join of the parts, and from
+    then on the state IS that join (the parts are dropped): code that knows nothing of
+    parts may change the join, and parts it did not change would be stale. Sound; only
+    less precise."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, joined: State, parts: list[State]) -> None:
+        _VALS.__set__(self, _VALS.__get__(joined))
+        _ALIAS.__set__(self, _ALIAS.__get__(joined))
+        _FLAGS.__set__(self, _FLAGS.__get__(joined))
+        self._parts: list[State] | None = parts
+
+    @property
+    def vals(self) -> dict[str, Atoms]:
+        self._parts = None
+        return _VALS.__get__(self)  # type: ignore[no-any-return]
+
+    @vals.setter
+    def vals(self, v: dict[str, Atoms]) -> None:
+        self._parts = None
+        _VALS.__set__(self, v)
+
+    @property
+    def alias(self) -> dict[str, dict[str, bool]]:
+        self._parts = None
+        return _ALIAS.__get__(self)  # type: ignore[no-any-return]
+
+    @alias.setter
+    def alias(self, v: dict[str, dict[str, bool]]) -> None:
+        self._parts = None
+        _ALIAS.__set__(self, v)
+
+    @property
+    def flags(self) -> dict[str, frozenset[int]]:
+        self._parts = None
+        return _FLAGS.__get__(self)  # type: ignore[no-any-return]
+
+    @flags.setter
+    def flags(self, v: dict[str, frozenset[int]]) -> None:
+        self._parts = None
+        _FLAGS.__set__(self, v)
+
+    def live_parts(self) -> list[State] | None:
+        return self._parts
+
+    def copy(self) -> State:
+        parts = self._parts
+        if parts is None:
+            return super().copy()
+        joined = State(
+            dict(_VALS.__get__(self)),
+            {k: dict(v) for k, v in _ALIAS.__get__(self).items()},
+            dict(_FLAGS.__get__(self)),
+        )
+        return Split(joined, [p.copy() for p in parts])
+
+
+def _flag_key(st: State) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    return tuple(sorted((k, tuple(sorted(v))) for k, v in st.flags.items()))
 
 
 def join_states(*states: State | None) -> State | None:
+    """The state where paths from each of ``states`` meet: kept apart by their flags
+    (at most ``MAX_PARTS`` parts), else one state."""
     live = [s for s in states if s is not None]
     if not live:
         return None
+    flat: list[State] = []
+    for s in live:
+        parts = s.live_parts()
+        flat.extend(parts if parts is not None else (s,))
+    if not any(s.flags for s in flat):
+        return _join(flat)
+    groups: dict[tuple[tuple[str, tuple[int, ...]], ...], list[State]] = {}
+    for s in flat:
+        groups.setdefault(_flag_key(s), []).append(s)
+    if len(groups) == 1:
+        return _join(flat)
+    parts = [_join(groups[k]) for k in sorted(groups)]
+    out = _join(parts)
+    return Split(out, parts) if len(parts) <= MAX_PARTS else out
+
+
+def _join(live: list[State]) -> State:
+    """The join of plain states (no parts)."""
     if len(live) == 1:
-        return live[0].copy()
+        s = live[0]
+        return State(dict(s.vals), {k: dict(v) for k, v in s.alias.items()}, dict(s.flags))
     keys: set[str] = set()
     names: set[str] = set()
     for s in live:
@@ -97,4 +210,10 @@ def join_states(*states: State | None) -> State | None:
         for t in sorted(targets):
             merged[t] = all(s.alias.get(n, {}).get(t, False) for s in live)
         alias[n] = merged
-    return State(vals, alias)
+    flags: dict[str, frozenset[int]] = {}
+    first = live[0].flags
+    if first:
+        for name in first:
+            if all(name in s.flags for s in live):
+                flags[name] = frozenset().union(*(s.flags[name] for s in live))
+    return State(vals, alias, flags)

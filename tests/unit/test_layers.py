@@ -48,7 +48,7 @@ PLUGIN_LAYERS: list[set[str]] = [
     {"_mypy.state"},
     {"_mypy.paths"},
     {"_mypy.syntax", "_mypy.facts", "_mypy.fields"},
-    {"_mypy.blocks", "_mypy.elements", "_mypy.module_globals", "_mypy.guards"},
+    {"_mypy.blocks", "_mypy.elements", "_mypy.module_globals", "_mypy.guards", "_mypy.flags"},
     {"_mypy.scope", "_mypy.held"},
     {"_mypy.flow"},
     {"_mypy.inputs"},

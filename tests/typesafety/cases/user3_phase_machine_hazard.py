@@ -1,10 +1,10 @@
 # An enum-driven state machine (match on the phase), the way an event loop or a game
-# XFAIL: false positives: the found bug (out.read() at line 60) comes with the clean variant's phase-insensitive reports at lines 49, 51 and 58
+# RUN: raises UseAfterTransferError
 # tick drives GPU work one step per tick: FILL -> UPLOAD -> DOWNLOAD -> FILL ... -> DONE.
 # Each transfer is taken back in the phase after the one that started it.
 # The bug: the DOWNLOAD phase records the result before it waits the download.
-# (Simulator: raises UseAfterTransferError. No RUN header while the case is a strict xfail: the agreement test
-# would pass and break the strict xfail. Restore `# RUN: raises UseAfterTransferError` with the fix.)
+# The phase is a flag (its values are enum members): the checker keeps the paths of
+# each phase apart, so only the planted read is reported.
 from __future__ import annotations
 
 from enum import Enum, auto

@@ -1,4 +1,4 @@
-# XFAIL: false positive: besides the planted read after give() (line 37, found), "if not pooled: buf.free()" (line 39) is reported as a use after PinnedPool.give() at line 36, which runs only when pooled is True (two ifs on one flag are not correlated). No RUN header: the runtime raises at line 37, which mypy flags, so the agreement test would XPASS
+# RUN: raises UseAfterTransferError
 # A request handler over a PinnedPool with a fallback: try_take() gives a pooled buffer
 # when one is free, otherwise a one-off buffer is allocated; after the round trip the
 # pooled buffer goes back with give() and the one-off one is freed. The log line reads

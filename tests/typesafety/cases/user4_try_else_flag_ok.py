@@ -1,4 +1,4 @@
-# XFAIL: false positive: a take-back guarded by a flag set right after the upload ("sent = True" at line 19, "if sent: buf = up.wait()" at lines 23-24) is not correlated with the upload: unfinished-transfer at line 18 and use-after-transfer at lines 25 and 26 are reported on a correct program. No RUN header (it runs clean on the simulator; with the strict xfail the agreement test would XPASS)
+# RUN: ok
 # The same refused-upload handling written with a flag: "sent" records whether the
 # upload was accepted, other work runs, and the buffer is taken back only if it was
 # sent (a refused upload moved nothing). Correct on both paths.
