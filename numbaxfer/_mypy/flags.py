@@ -8,10 +8,12 @@ A flag is a local name of a function whose every binding is ``name = <value>`` w
 target, where each value is True, False, None, a member of an enum (``Phase.FILL``), a
 conditional expression of those, or a test (a comparison, ``not``, ``isinstance(...)``,
 ``bool(...)``, ``and``/``or`` of tests: True or False); or a parameter declared ``bool``.
-It must be tested somewhere: as a condition, or compared with ``is``/``==`` to a
-constant, or as the subject of ``match``. Names a nested function rebinds (``nonlocal``)
-are not flags. A flag's abstract value is the set of constants it may hold; a name
-absent from ``State.flags`` may hold any of them."""
+It must be tested by a statement: as the condition of ``if``/``while``/``assert``, or
+compared there with ``is``/``==`` to a constant, or as the subject of ``match``. Names a
+nested function rebinds (``nonlocal``), names declared ``global``/``nonlocal`` and
+parameters not declared ``bool`` are not flags. A flag bound any other way holds
+``TOP``, a value no test narrows. A flag's abstract value is the set of constants it
+may hold; a name absent from ``State.flags`` may hold any of them."""
 
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ from typing import Final, NamedTuple
 
 from mypy.nodes import (
     AssertStmt,
-    AssignmentExpr,
     AssignmentStmt,
+    Block,
     CallExpr,
     ClassDef,
     ComparisonExpr,
@@ -36,7 +38,6 @@ from mypy.nodes import (
     IfStmt,
     Import,
     ImportFrom,
-    LambdaExpr,
     MatchStmt,
     MemberExpr,
     NameExpr,
@@ -45,6 +46,7 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
+    Statement,
     TryStmt,
     TypeInfo,
     UnaryExpr,
@@ -53,22 +55,23 @@ from mypy.nodes import (
     WithStmt,
 )
 from mypy.patterns import (
-    AsPattern,
-    MappingPattern,
     OrPattern,
     Pattern,
     SingletonPattern,
-    StarredPattern,
     ValuePattern,
 )
 from mypy.types import Instance, get_proper_type
 
 from .memo import by_node
-from .syntax import child_nodes, target_names
+from .syntax import bound_and_declared, child_nodes, sub_blocks, target_names
 
 FALSE: Final = 0
 TRUE: Final = 1
 NONE: Final = 2
+#: A value other than the flag's constants (it was bound some other way): no test of
+#: it selects paths.
+TOP: Final = -1
+TOP_SET: Final = frozenset({TOP})
 BOOL: Final = frozenset({FALSE, TRUE})
 #: Constants that are falsy (enum members are truthy unless their class says otherwise:
 #: a truth test of one narrows nothing).
@@ -213,13 +216,19 @@ NO_FLAGS: Final = Flags({}, {})
 
 @by_node
 def tracked_flags(fn: FuncItem) -> Flags:
-    """The flags of ``fn``; none for most functions."""
+    """The flags of ``fn``; none for most functions. One walk of its statements (not
+    their expressions): the tests, the values of ``name = value`` statements and the
+    names other statements bind. A flag bound inside an expression (``:=``) holds
+    ``TOP`` from there (``flow.Analysis.rebind``)."""
     assigned: dict[str, set[int]] = {}
     bad: set[str] = set()
     tested: dict[str, int] = {}
-    todo: list[Node] = [fn.body]
+    todo: list[Statement] = list(fn.body.body)
     while todo:
         n = todo.pop()
+        if isinstance(n, Block):
+            todo.extend(n.body)
+            continue
         if isinstance(n, AssignmentStmt):
             lv = n.lvalues[0] if len(n.lvalues) == 1 else None
             vals = values(n.rvalue) if isinstance(lv, NameExpr) else None
@@ -228,48 +237,45 @@ def tracked_flags(fn: FuncItem) -> Flags:
             else:
                 for t in n.lvalues:
                     target_names(t, bad)
-        elif isinstance(n, OperatorAssignmentStmt):
+            continue
+        if isinstance(n, OperatorAssignmentStmt):
             target_names(n.lvalue, bad)
-        elif isinstance(n, ForStmt):
+            continue
+        if isinstance(n, DelStmt):
+            target_names(n.expr, bad)
+            continue
+        if isinstance(n, Import | ImportFrom):
+            bad.update(bound_and_declared(n)[0])
+            continue
+        if isinstance(n, ForStmt):
             target_names(n.index, bad)
         elif isinstance(n, WithStmt):
             for w in n.target:
                 if w is not None:
                     target_names(w, bad)
-        elif isinstance(n, DelStmt):
-            target_names(n.expr, bad)
         elif isinstance(n, TryStmt):
             bad.update(v.name for v in n.vars if v is not None)
-        elif isinstance(n, AssignmentExpr):
-            bad.add(n.target.name)
-        elif isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
-            bad.add(n.name)
-            bad.update(_nonlocals(n))
-            continue
-        elif isinstance(n, LambdaExpr):
-            continue
-        elif isinstance(n, Import):
-            bad.update((alias or mod).split(".")[0] for mod, alias in n.ids)
-        elif isinstance(n, ImportFrom):
-            bad.update(alias or name for name, alias in n.names)
-        elif isinstance(n, (AsPattern, StarredPattern)):
-            nm = n.name if isinstance(n, AsPattern) else n.capture
-            if nm is not None:
-                bad.add(nm.name)
-        elif isinstance(n, MappingPattern) and n.rest is not None:
-            bad.add(n.rest.name)
-        elif isinstance(n, NonlocalDecl | GlobalDecl):
-            bad.update(n.names)
-        elif isinstance(n, IfStmt):
+        if isinstance(n, IfStmt):
             for cond in n.expr:
                 _test(cond, tested)
-        elif isinstance(n, WhileStmt | AssertStmt):
+        elif isinstance(n, WhileStmt):
             _test(n.expr, tested)
-        elif isinstance(n, ConditionalExpr):
-            _test(n.cond, tested)
-        elif isinstance(n, MatchStmt) and isinstance(n.subject, NameExpr):
-            tested[n.subject.name] = max(tested.get(n.subject.name, 0), n.line)
-        todo.extend(child_nodes(n))
+        elif isinstance(n, AssertStmt):
+            _test(n.expr, tested)
+            continue
+        elif isinstance(n, MatchStmt):
+            if isinstance(n.subject, NameExpr):
+                tested[n.subject.name] = max(tested.get(n.subject.name, 0), n.line)
+            for pattern in n.patterns:
+                bad.update(bound_and_declared(pattern)[0])  # capture patterns bind names
+        elif isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
+            bad.update(_nonlocals(n))  # a nested scope may rebind it at any call
+            continue
+        elif isinstance(n, NonlocalDecl | GlobalDecl):
+            bad.update(n.names)  # other scopes rebind it
+            continue
+        for b in sub_blocks(n):
+            todo.extend(b.body)
     if not tested:
         return NO_FLAGS
     for arg in fn.arguments:
@@ -279,7 +285,7 @@ def tracked_flags(fn: FuncItem) -> Flags:
         if isinstance(p, Instance) and p.type.fullname == "builtins.bool":
             assigned.setdefault(name, set()).update(BOOL)
         else:
-            bad.add(name)
+            bad.add(name)  # its value at entry is not among the constants
     domains = {
         name: frozenset(vals)
         for name, vals in assigned.items()

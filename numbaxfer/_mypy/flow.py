@@ -101,7 +101,7 @@ from .facts import (
     static_type,
 )
 from .fields import constructor_fields
-from .flags import comparison, pattern_constants, truth
+from .flags import TOP, TOP_SET, comparison, pattern_constants, truth
 from .flags import values as flag_values
 from .held import HELD, Held
 from .held import clear as clear_held
@@ -124,6 +124,7 @@ from .state import (
     Atoms,
     Chain,
     PosKey,
+    Split,
     State,
     join_states,
 )
@@ -360,9 +361,9 @@ class Analysis:
         key = (kind, id(node), path + "\0" + extra)
         if self.raised is not None:
             self.raised.add(key)
+            self.event_stmt.setdefault(key, self.current)
         ev = self.events.get(key)
         if ev is None:
-            self.event_stmt[key] = self.current
             self.events[key] = Event(kind, node, path, atoms, extra)
         else:
             ev.atoms = ev.atoms | atoms
@@ -400,16 +401,23 @@ class Analysis:
         return self.block(b.body, st)
 
     def stmt(self, s: Statement, st: State) -> State | None:
-        parts = st.live_parts()
-        if parts is not None:  # paths told apart by their flags: each on its own
+        if type(st) is Split and st.live_parts() is not None:
+            # paths told apart by their flags: each on its own
             return self.forget_flags(self.each(st, partial(self.stmt, s)), s)
-        if self.visited is not None:
+        if self.visited is not None:  # inside ``each``: where reports are made
             self.visited.add(id(s))
-        outer, self.current = self.current, id(s)
-        try:
-            return self.plain_stmt(s, st)
-        finally:
-            self.current = outer
+            outer, self.current = self.current, id(s)
+            try:
+                out = self.plain_stmt(s, st)
+            finally:
+                self.current = outer
+        elif HELD in st.vals or self.pinning():
+            out = self.plain_stmt(s, st)
+        else:
+            out = self.stmt_(s, st)
+        if type(out) is Split and out.live_parts() is not None:
+            return self.forget_flags(out, s)
+        return out
 
     def forget_flags(self, st: State | None, s: Statement) -> State | None:
         """After ``s``, outside loops: the flags no test reads any more (their last
@@ -423,7 +431,7 @@ class Analysis:
             return st
         for p in parts:
             for f in dead:
-                p.flags.pop(f, None)
+                p.with_flag(f, None)
         return join_states(*parts)
 
     def plain_stmt(self, s: Statement, st: State) -> State | None:
@@ -842,6 +850,15 @@ class Analysis:
 
     def rebind(self, key: str, st: State, node: Node) -> State:
         self.rebound.add(key)
+        for ctx in self.stack:
+            if ctx.borrows:
+                # The owner's name rebound inside its block holds another buffer from
+                # here on (on this path and, not knowing paths, on every later one).
+                ctx.borrows = [
+                    b for b in ctx.borrows if b[0] != key and not path_extends(b[0], key)
+                ]
+        if key in self.scope.flags:  # ``name = value`` sets it again (``set_flag``)
+            st.with_flag(key, TOP_SET)
         self.partials.pop(key, None)
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
@@ -943,13 +960,16 @@ class Analysis:
             return self.assume(cond.right, both, not short) if both is not None else None
         flags = self.scope.flags
         if flags:
+            narrowed: State | None = st
             if isinstance(cond, NameExpr) and cond.name in flags:
-                return self.narrow_flag(st, cond.name, lambda v: truth(v, value))
+                narrowed = self.narrow_flag(st, cond.name, lambda v: truth(v, value))
             cmp = comparison(cond, flags)
             if cmp is not None:
                 name, c, eq = cmp
                 hit = frozenset({c})
-                return self.narrow_flag(st, name, lambda v: v & hit if eq == value else v - hit)
+                narrowed = self.narrow_flag(st, name, lambda v: v & hit if eq == value else v - hit)
+            if narrowed is None:
+                return None
         if isinstance(cond, MemberExpr) and cond.name == "completed":
             chain = path_chain(cond.expr)
             if chain is not None and not self.assume_completed(chain[-1][0], st, value):
@@ -967,13 +987,16 @@ class Analysis:
         """``st`` (plain) where the flag ``name`` holds a constant ``keep`` keeps; None
         where it holds none of them (no path gets here)."""
         domain = self.scope.flags[name]
-        now = keep(st.flags.get(name, domain))
+        was = st.flags.get(name, domain)
+        if TOP in was:  # bound to something else: the test selects nothing
+            return st
+        now = keep(was)
         if not now:
             return None
         if now == domain:
-            st.flags.pop(name, None)
+            st.with_flag(name, None)
         else:
-            st.flags[name] = now
+            st.with_flag(name, now)
         return st
 
     def flag_case(
@@ -995,10 +1018,10 @@ class Analysis:
             assert out is not None
             return out
         now = flag_values(rv)
-        if now is None or now == self.scope.flags[name]:
-            st.flags.pop(name, None)
+        if now == self.scope.flags[name]:
+            st.with_flag(name, None)
         else:
-            st.flags[name] = now
+            st.with_flag(name, TOP_SET if now is None else now)
         return st
 
     def assume_completed(self, key: str, st: State, value: bool) -> bool:
@@ -1979,12 +2002,8 @@ class Analysis:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
         inside a block that lends it or has its write() view open: rule 3 refuses it."""
         for ctx in self.stack:
-            for owner, kind, line, block in ctx.borrows:
+            for owner, kind, line, _block in ctx.borrows:
                 if owner != key or (op != "move" and op[:-2] not in BORROW_BREAKERS[kind]):
-                    continue
-                # A body that rebinds the owner's name holds another buffer from there
-                # on: the whole block is left alone (asked only here: rare).
-                if block is not None and root_name(owner) in bound_and_declared(block.body)[0]:
                     continue
                 atoms = frozenset({("B", fact_id, line)})
                 self.event("borrowed", node, key, atoms, f"{op} {kind}")

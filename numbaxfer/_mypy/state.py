@@ -42,6 +42,7 @@ Message: TypeAlias = "tuple[ErrorCode, Context, str, tuple[object, ...]]"
 
 #: The most paths a state keeps apart by their flags (then they are joined).
 MAX_PARTS: Final = 8
+_NO_FLAGS: Final[dict[str, frozenset[int]]] = {}
 
 
 class State:
@@ -61,10 +62,19 @@ class State:
         self.vals: dict[str, Atoms] = vals if vals is not None else {}
         #: name -> {path it was copied from: True if on every path}
         self.alias: dict[str, dict[str, bool]] = alias if alias is not None else {}
-        self.flags: dict[str, frozenset[int]] = flags if flags is not None else {}
+        #: never changed in place (states share it): replaced (``with_flag``)
+        self.flags: dict[str, frozenset[int]] = flags if flags is not None else _NO_FLAGS
 
     def copy(self) -> State:
-        return State(dict(self.vals), {k: dict(v) for k, v in self.alias.items()}, dict(self.flags))
+        return State(dict(self.vals), {k: dict(v) for k, v in self.alias.items()}, self.flags)
+
+    def with_flag(self, name: str, values: frozenset[int] | None) -> None:
+        """``name`` holds one of ``values`` here (None: any of its constants)."""
+        if values is None:
+            if name in self.flags:
+                self.flags = {k: v for k, v in self.flags.items() if k != name}
+        elif self.flags.get(name) != values:
+            self.flags = {**self.flags, name: values}
 
     def live_parts(self) -> list[State] | None:
         """The states of the paths this one joins, kept apart by their flags (None: one
@@ -153,7 +163,7 @@ class Split(State):
         joined = State(
             dict(_VALS.__get__(self)),
             {k: dict(v) for k, v in _ALIAS.__get__(self).items()},
-            dict(_FLAGS.__get__(self)),
+            _FLAGS.__get__(self),
         )
         return Split(joined, [p.copy() for p in parts])
 
@@ -169,10 +179,16 @@ def join_states(*states: State | None) -> State | None:
     if not live:
         return None
     flat: list[State] = []
+    flagged = False
     for s in live:
-        parts = s.live_parts()
-        flat.extend(parts if parts is not None else (s,))
-    if not any(s.flags for s in flat):
+        parts = s._parts if type(s) is Split else None
+        if parts is not None:
+            flat.extend(parts)
+            flagged = True
+        else:
+            flat.append(s)
+            flagged = flagged or bool(s.flags)
+    if not flagged:
         return _join(flat)
     groups: dict[tuple[tuple[str, tuple[int, ...]], ...], list[State]] = {}
     for s in flat:
@@ -188,7 +204,7 @@ def _join(live: list[State]) -> State:
     """The join of plain states (no parts)."""
     if len(live) == 1:
         s = live[0]
-        return State(dict(s.vals), {k: dict(v) for k, v in s.alias.items()}, dict(s.flags))
+        return State(dict(s.vals), {k: dict(v) for k, v in s.alias.items()}, s.flags)
     keys: set[str] = set()
     names: set[str] = set()
     for s in live:
@@ -210,9 +226,10 @@ def _join(live: list[State]) -> State:
         for t in sorted(targets):
             merged[t] = all(s.alias.get(n, {}).get(t, False) for s in live)
         alias[n] = merged
-    flags: dict[str, frozenset[int]] = {}
+    flags: dict[str, frozenset[int]] | None = None
     first = live[0].flags
     if first:
+        flags = {}
         for name in first:
             if all(name in s.flags for s in live):
                 flags[name] = frozenset().union(*(s.flags[name] for s in live))

@@ -25,8 +25,8 @@ def read_where_not_completed(s: nx.Stream[nx.Owned], early: bool) -> None:
     up = s.upload(host, to=dev)
     if early:
         host = up.wait()
-    if not up.completed:  # only where early is False (the flag keeps its paths apart)
-        host.read()  # E: use-after-transfer "is used"
+    if not up.completed:  # (the analysis keeps no link from host to that path: "may")
+        host.read()  # E: use-after-transfer "may be used"
         host = up.wait()
 
 

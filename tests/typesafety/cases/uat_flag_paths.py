@@ -95,3 +95,14 @@ def one_flag_left(s: nx.Stream[nx.Lent], host: Host, dev: Dev, a: bool, b: bool,
     if not d:
         host = up.wait()
     return host
+
+
+def rebound_by_walrus(s: nx.Stream[nx.Lent], host: Host, dev: Dev, tries: list[int]) -> Host:
+    # ``:=`` rebinds the flag inside an expression: from there no test of it selects.
+    sent = True
+    up = s.upload(host, to=dev)  # E: unfinished-transfer "may be left unfinished"
+    print(sent := bool(tries))
+    if sent:
+        host = up.wait()
+    host.read()  # E: use-after-transfer "may be used"
+    return host  # E: use-after-transfer "may be used"
