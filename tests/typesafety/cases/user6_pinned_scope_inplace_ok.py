@@ -1,0 +1,54 @@
+# RUN: ok
+# Transforms existing numpy arrays in place with `with nx.pinned(a, b) as (ha, hb):`,
+# uploading both, running the kernel and downloading into the same handles, completing every
+# transfer before the block ends.
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import cuda
+from numpy.typing import NDArray
+
+import numbaxfer as nx
+
+Host = nx.PinnedArray[nx.Owned, np.float32]
+Dev = nx.DeviceArray[nx.Owned, np.float32]
+
+
+@cuda.jit
+def scale(a: Any, factor: float) -> None:
+    """``a *= factor`` (grid-stride loop)."""
+    for i in range(cuda.grid(1), a.size, cuda.gridsize(1)):
+        a[i] *= factor
+
+
+def transform_pair(
+    s: nx.Stream[nx.Lent], a: NDArray[np.float32], b: NDArray[np.float32]
+) -> None:
+    da = nx.device_array(a.shape, np.float32)
+    db = nx.device_array(b.shape, np.float32)
+    with nx.pinned(a, b) as (ha, hb):
+        ua = s.upload(ha, to=da)
+        ub = s.upload(hb, to=db)
+        s.launch(scale, 1, 64, da, 2.0)
+        s.launch(scale, 1, 64, db, 3.0)
+        ha = s.download(da, into=ua).wait()
+        down_b = s.download(db, into=ub)
+        hb = down_b.wait()
+    da.free()
+    db.free()
+
+
+def main(n: int = 64) -> float:
+    s = nx.stream()
+    a = np.ones(n, dtype=np.float32)
+    b = np.ones(n, dtype=np.float32)
+    transform_pair(s, a, b)
+    s.close()
+    assert float(a[0]) == 2.0 and float(b[0]) == 3.0, (a[0], b[0])
+    return float(a[0] + b[0])
+
+
+if __name__ == "__main__":
+    main()
