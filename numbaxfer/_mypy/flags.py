@@ -31,7 +31,6 @@ from mypy.nodes import (
     Decorator,
     DelStmt,
     Expression,
-    ForStmt,
     FuncDef,
     FuncItem,
     GlobalDecl,
@@ -43,16 +42,13 @@ from mypy.nodes import (
     NameExpr,
     Node,
     NonlocalDecl,
-    OperatorAssignmentStmt,
     OpExpr,
     OverloadedFuncDef,
     Statement,
-    TryStmt,
     TypeInfo,
     UnaryExpr,
     Var,
     WhileStmt,
-    WithStmt,
 )
 from mypy.patterns import (
     OrPattern,
@@ -63,7 +59,13 @@ from mypy.patterns import (
 from mypy.types import Instance, get_proper_type
 
 from .memo import by_node
-from .syntax import bound_and_declared, child_nodes, sub_blocks, target_names
+from .syntax import (
+    bound_and_declared,
+    child_nodes,
+    statement_targets,
+    sub_blocks,
+    target_names,
+)
 
 FALSE: Final = 0
 TRUE: Final = 1
@@ -235,11 +237,7 @@ def tracked_flags(fn: FuncItem) -> Flags:
             if isinstance(lv, NameExpr) and vals is not None:
                 assigned.setdefault(lv.name, set()).update(vals)
             else:
-                for t in n.lvalues:
-                    target_names(t, bad)
-            continue
-        if isinstance(n, OperatorAssignmentStmt):
-            target_names(n.lvalue, bad)
+                statement_targets(n, bad)
             continue
         if isinstance(n, DelStmt):
             target_names(n.expr, bad)
@@ -247,14 +245,7 @@ def tracked_flags(fn: FuncItem) -> Flags:
         if isinstance(n, Import | ImportFrom):
             bad.update(bound_and_declared(n)[0])
             continue
-        if isinstance(n, ForStmt):
-            target_names(n.index, bad)
-        elif isinstance(n, WithStmt):
-            for w in n.target:
-                if w is not None:
-                    target_names(w, bad)
-        elif isinstance(n, TryStmt):
-            bad.update(v.name for v in n.vars if v is not None)
+        statement_targets(n, bad)  # for, with ... as, except ... as, op-assignments
         if isinstance(n, IfStmt):
             for cond in n.expr:
                 _test(cond, tested)

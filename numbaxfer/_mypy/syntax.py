@@ -441,6 +441,28 @@ def shared_writes(fn: FuncItem) -> frozenset[str]:
     return out & declared
 
 
+_TARGET_STATEMENTS: Final = (AssignmentStmt, OperatorAssignmentStmt, ForStmt, WithStmt, TryStmt)
+
+
+def statement_targets(n: Statement, out: set[str]) -> None:
+    """Add to ``out`` the names the statement ``n`` itself binds (its targets: not
+    what its blocks or expressions bind): assignments, ``for``, ``with ... as``,
+    ``except ... as``."""
+    if isinstance(n, AssignmentStmt):
+        for lv in n.lvalues:
+            target_names(lv, out)
+    elif isinstance(n, OperatorAssignmentStmt):
+        target_names(n.lvalue, out)
+    elif isinstance(n, ForStmt):
+        target_names(n.index, out)
+    elif isinstance(n, WithStmt):
+        for t in n.target:
+            if t is not None:
+                target_names(t, out)
+    elif isinstance(n, TryStmt):
+        out.update(v.name for v in n.vars if v is not None)
+
+
 @by_node
 def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
     """Names a body binds, and those it declares ``global``/``nonlocal``."""
@@ -453,19 +475,8 @@ def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
         if kind in _BINDS_NOTHING:  # the commonest nodes: straight to their children
             todo.extend(_FAST_CHILDREN[kind](n))
             continue
-        if isinstance(n, AssignmentStmt):
-            for lv in n.lvalues:
-                target_names(lv, out)
-        elif isinstance(n, OperatorAssignmentStmt):
-            target_names(n.lvalue, out)
-        elif isinstance(n, ForStmt):
-            target_names(n.index, out)
-        elif isinstance(n, WithStmt):
-            for t in n.target:
-                if t is not None:
-                    target_names(t, out)
-        elif isinstance(n, TryStmt):
-            out.update(v.name for v in n.vars if v is not None)
+        if isinstance(n, _TARGET_STATEMENTS):
+            statement_targets(n, out)
         elif isinstance(n, AssignmentExpr):
             out.add(n.target.name)
         elif isinstance(n, (FuncDef, Decorator, OverloadedFuncDef, ClassDef)):
