@@ -15,6 +15,7 @@ import contextlib
 import gc
 import io
 import json
+import os
 import runpy
 import sys
 import traceback
@@ -44,7 +45,10 @@ def run_one(path: str) -> dict[str, object]:
 
 
 def main(paths: list[str]) -> None:
-    print(json.dumps([run_one(p) for p in paths]))
+    print(json.dumps([run_one(p) for p in paths]), flush=True)
+    # A case may leave a thread blocked for ever (a consumer waiting on a queue whose
+    # producer raised): leave without joining it, or the test would hang here.
+    os._exit(0)
 
 
 if __name__ == "__main__":
