@@ -127,6 +127,7 @@ from .state import (
     Split,
     State,
     join_states,
+    joined_view,
 )
 from .syntax import (
     LEAVES,
@@ -1112,12 +1113,16 @@ class Analysis:
         head = head_in.copy()
         self.stack.append(ctx)
         try:
-            for _ in range(MAX_LOOP_ITERATIONS):
+            for i in range(MAX_LOOP_ITERATIONS):
                 ctx.breaks = []
                 ctx.conts = []
                 out = body(head.copy(), ctx)
                 new = join_states(head, out, *ctx.conts)
                 assert new is not None
+                if i >= MAX_LOOP_ITERATIONS // 2:
+                    # Parts may keep changing shape (split, then over MAX_PARTS and
+                    # joined): from here on the head is one state, which converges.
+                    new = joined_view(new)
                 if new.same(head):
                     break
                 head = new

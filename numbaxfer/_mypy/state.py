@@ -168,6 +168,12 @@ class Split(State):
         return Split(joined, [p.copy() for p in parts])
 
 
+def joined_view(st: State) -> State:
+    """``st`` as one state: a Split's parts joined (what code that ignores parts sees)."""
+    parts = st.live_parts()
+    return _join(parts) if parts is not None else st
+
+
 def _flag_key(st: State) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return tuple(sorted((k, tuple(sorted(v))) for k, v in st.flags.items()))
 
