@@ -105,7 +105,14 @@ from .flags import TOP, TOP_SET, comparison, pattern_constants, truth
 from .flags import values as flag_values
 from .held import HELD, Held
 from .held import clear as clear_held
-from .names import MAX_ALIASES, MAX_LOOP_ITERATIONS, METADATA, TRANSFER_NEUTRAL, in_library
+from .names import (
+    CLOSURE_READ,
+    MAX_ALIASES,
+    MAX_LOOP_ITERATIONS,
+    METADATA,
+    TRANSFER_NEUTRAL,
+    in_library,
+)
 from .paths import (
     depends_on_name,
     display_path,
@@ -135,9 +142,11 @@ from .syntax import (
     cannot_raise,
     catches_all,
     child_nodes,
+    free_read_sites,
     free_reads,
     is_formatting,
     literal_truth,
+    nested_functions,
     none_test_of,
     target_names,
     wants_repr,
@@ -289,6 +298,7 @@ class Analysis:
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
         self.lambda_reads: set[str] = set()
+        self._own_variables: frozenset[str] | None = None
         self.lambdas_seen: set[int] = set()
         #: transfers that may stop being held by any variable while their buffer stays
         #: moved (handed on or pending, then the variable rebound; or completed into
@@ -508,6 +518,8 @@ class Analysis:
             out = self.through(ret, 0) if ret is not None else None
             self.returning = set()
             if out is not None:
+                if s.expr is not None:
+                    self.closures_returned(s, s.expr, out)
                 self.exits.append(out)
             return None
         if isinstance(s, ForStmt):
@@ -1812,6 +1824,52 @@ class Analysis:
                 fid = self.lent_parameter(item)
                 if fid is not None and isinstance(item, NameExpr):
                     self.event("escape", item, item.name, frozenset({("L", fid, 0)}), how)
+
+    def closures_returned(self, ret: ReturnStmt, e: Expression, st: State) -> None:
+        """A local function or lambda returned (``return finish``) runs after this
+        function has returned, when the variables of this scope it reads hold what they
+        hold here for good: a read of one left moved is a use, reported at the read
+        inside the closure. Variables a nested function rebinds (``nonlocal``) may be
+        given back by it, and globals by anyone: neither is checked."""
+        fn_node = self.scope.node
+        if not isinstance(fn_node, FuncItem):
+            return
+        named: dict[str, list[FuncItem]] | None = None
+        for item in escaping_parts(e):
+            fns: list[FuncItem] = []
+            if isinstance(item, LambdaExpr):
+                fns, shown = [item], "a lambda"
+            elif isinstance(item, NameExpr) and item.name in self.scope.local_funcs:
+                if named is None:
+                    named = {}
+                    for name, fn in nested_functions(self.scope.body):
+                        if name is not None:
+                            named.setdefault(name, []).append(fn)
+                fns, shown = named.get(item.name, []), f'"{item.name}()"'
+            for fn in fns:
+                for q, node in sorted(free_read_sites(fn).items()):
+                    if root_name(q) not in self.own_variables(fn_node):
+                        continue
+                    for key in path_prefixes(q):
+                        atoms = st.vals.get(key)
+                        if not atoms or not any(a[0] == "M" for a in atoms):
+                            continue
+                        rest = q[len(key) + 1 :] if len(q) > len(key) else ""
+                        if not (first_attr(rest) in METADATA and self.metadata_ok(atoms)):
+                            extra = f"{CLOSURE_READ}{shown} returned at line {ret.line}"
+                            self.event("use", node, key, atoms, extra)
+
+    def own_variables(self, fn: FuncItem) -> frozenset[str]:
+        """This function's own variables (parameters and names it binds), less those
+        it declares global/nonlocal and those a nested function rebinds."""
+        if self._own_variables is None:
+            bound, declared = bound_and_declared(fn.body)
+            mine = set(bound) | {a.variable.name for a in fn.arguments}
+            mine -= declared
+            for names in self.scope.writes.values():
+                mine -= names
+            self._own_variables = frozenset(mine)
+        return self._own_variables
 
     def lent_parameter(self, e: Expression) -> int | None:
         """The fact standing for the caller's lend, where ``e`` names a parameter of this

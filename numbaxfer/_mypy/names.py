@@ -72,6 +72,9 @@ METADATA: Final = frozenset(
 #: (``device`` and ``racy_peek`` are a Mapping's: reading them hands nothing on.)
 TRANSFER_NEUTRAL: Final = frozenset({"done", "label", "completed", "device", "racy_peek"})
 DEBUG_ENV: Final = "NUMBAXFER_MYPY_PLUGIN_DEBUG"
+#: The ``extra`` of a use event made by a returned closure (``flow.closures_returned``):
+#: followed by who reads ("finish()" returned at line 9).
+CLOSURE_READ: Final = "closure|"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}

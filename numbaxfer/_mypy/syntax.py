@@ -4,7 +4,8 @@ functions read and rebind."""
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final
 
 from mypy.nodes import (
@@ -501,11 +502,24 @@ def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @by_node
+@by_node
 def free_reads(fn: FuncItem) -> frozenset[str]:
     """Path keys that ``fn`` (and functions nested in it) reads from enclosing scopes."""
+    return frozenset(free_read_sites(fn))
+
+
+@by_node
+def free_read_sites(fn: FuncItem) -> Mapping[str, Expression]:
+    """``free_reads(fn)``, each with its first read in source order (the expression)."""
     local = set(_bound_names(fn.body))
     local.update(a.variable.name for a in fn.arguments)
-    reads: set[str] = set()
+    reads: dict[str, Expression] = {}
+
+    def note(key: str, node: Expression) -> None:
+        old = reads.get(key)
+        if old is None or (node.line, node.column) < (old.line, old.column):
+            reads[key] = node
+
     todo: list[Node] = [fn.body]
     while todo:
         n = todo.pop()
@@ -513,12 +527,14 @@ def free_reads(fn: FuncItem) -> frozenset[str]:
             chain = path_chain(n)
             if chain is not None:
                 if root_name(chain[-1][0]) not in local:
-                    reads.add(chain[-1][0])
+                    note(chain[-1][0], n)
                 if isinstance(n, IndexExpr):
                     todo.append(n.index)
                 continue
         if isinstance(n, FuncItem) and n is not fn:
-            reads.update(r for r in free_reads(n) if root_name(r) not in local)
+            for r, node in free_read_sites(n).items():
+                if root_name(r) not in local:
+                    note(r, node)
             continue
         if isinstance(n, AssignmentStmt):
             todo.append(n.rvalue)
@@ -529,7 +545,7 @@ def free_reads(fn: FuncItem) -> frozenset[str]:
                     todo.extend((lv.base, lv.index))
             continue
         todo.extend(child_nodes(n))
-    return frozenset(reads)
+    return MappingProxyType(reads)
 
 
 def sub_blocks(n: Node) -> list[Block]:

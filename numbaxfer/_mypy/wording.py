@@ -7,6 +7,7 @@ from mypy.nodes import MemberExpr
 
 from .facts import Fact
 from .flow import Analysis, Event
+from .names import CLOSURE_READ
 from .paths import display_path
 
 
@@ -21,6 +22,8 @@ def lines_text(lines: set[int]) -> str:
 def read_by(ev: Event) -> str:
     """Who read the path at ``ev`` for the caller: a method called there, or a
     property's getter (``obj.prop``, a member expression)."""
+    if ev.extra.startswith(CLOSURE_READ):
+        return f"read by the closure {ev.extra[len(CLOSURE_READ) :]}, when it is called"
     if isinstance(ev.node, MemberExpr):
         return f'read by the property "{ev.extra}", read here'
     return f'read by "{ev.extra}()", called here'

@@ -11,6 +11,7 @@ from mypy.errorcodes import ErrorCode
 from ..elements import ELEMENT
 from ..facts import Fact
 from ..flow import Analysis, Event
+from ..names import CLOSURE_READ
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
@@ -49,6 +50,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     loop = (
         " (in an earlier loop iteration)"
         if all(use_at < f.end and not f.origin for f in moves)
+        and not ev.extra.startswith(CLOSURE_READ)
         else ""
     )
     where = f" in {moves[0].origin}" if moves[0].origin else ""
@@ -67,6 +69,12 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         )
     if moves[0].origin:
         fix = _origin_fix(moves[0], display_path(fix_path))
+    if ev.extra.startswith(CLOSURE_READ):
+        shown = display_path(fix_path)
+        fix = (
+            f'the closure sees "{shown}" as the function left it: read the array the '
+            f'transfer\'s wait() gives back instead, or take "{shown}" back before returning'
+        )
     path_note = " on some path" if maybe else ""
     text = (
         f"{subject} {verb} after it was moved into {' / '.join(callees)} at "

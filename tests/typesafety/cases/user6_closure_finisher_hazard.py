@@ -1,5 +1,4 @@
 # RUN: raises UseAfterTransferError
-# XFAIL: miss (line 32): the nested finish() reads the closed-over `out`, moved into the download at line 29 and never rebound in start_sum(); finish() discards down.wait()'s result. A nested function reading a name its enclosing function left moved is not checked (closures: docs/static-checker.md)
 # Planted bug: the closure reads the buffer captured from the enclosing scope instead of
 # the handle its wait() returned (the developer thought wait() revives the captured name).
 from __future__ import annotations
