@@ -107,9 +107,11 @@ from .held import HELD, Held
 from .held import clear as clear_held
 from .names import (
     CLOSURE_READ,
+    ISSUED,
     MAX_ALIASES,
     MAX_LOOP_ITERATIONS,
     METADATA,
+    STREAM,
     TRANSFER_NEUTRAL,
     in_library,
 )
@@ -2021,6 +2023,8 @@ class Analysis:
                             if key not in self.moved[fact.id]:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+        if isinstance(callee, MemberExpr):
+            self.on_stream(e, callee, fact, cur)
         local = isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs
         if local and isinstance(callee, NameExpr):
             # A local function reads what it reads before it does anything to it
@@ -2043,6 +2047,33 @@ class Analysis:
         if fact is not None and fact.noreturn:
             return None
         return cur
+
+    def on_stream(self, e: CallExpr, callee: MemberExpr, fact: Fact | None, st: State) -> None:
+        """The transfers started on a stream, and ``Stream.close()`` while one of them
+        is pending (at run time close() refuses: StreamClosedError). The stream is the
+        receiver path (``s``, ``self.s``); the transfers started on the object it holds
+        are kept in the state under ``<receiver>.<ISSUED>``, so that rebinding the
+        receiver forgets them (another stream). A transfer handed on is not followed."""
+        chain = path_chain(callee.expr)
+        if chain is None:
+            return
+        key = chain[-1][0] + ISSUED
+        if fact is not None and fact.producer and not fact.mapping:
+            self.compound_keys.add(key)
+            st.put(key, st.vals.get(key, frozenset()) | {("S", fact.id, 0)})
+            return
+        issued = st.vals.get(key)
+        if callee.name != "close" or e.args or not issued:
+            return
+        info = _receiver_info(callee.expr, self.infer)
+        if not isinstance(info, TypeInfo) or info.fullname != STREAM:
+            return
+        started = {a[1] for a in issued if a[0] == "S"}
+        for holder, atoms in sorted(st.vals.items()):
+            pending = {a[1] for a in atoms if a[0] == "P"} & started
+            if pending:
+                extra = f"{min(pending)} {display_path(chain[-1][0])}"
+                self.event("close-pending", e, holder, atoms, extra)
 
     def formatted(self, call: CallExpr, arg: Expression, st: State) -> None:
         """``arg`` (a path) is formatted by ``call`` (``print``, ``str``, ``repr``, an

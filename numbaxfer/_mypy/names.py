@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 CONSUMED: Final = "numbaxfer._ownership.Consumed"
+STREAM: Final = "numbaxfer._stream.Stream"
 TRANSFER: Final = "numbaxfer._transfer.Transfer"
 TRANSFER_WAIT: Final = "numbaxfer._transfer.Transfer.wait"
 PIPELINE_RUN: Final = "numbaxfer._pipeline.PipelineRun"
@@ -75,6 +76,9 @@ DEBUG_ENV: Final = "NUMBAXFER_MYPY_PLUGIN_DEBUG"
 #: The ``extra`` of a use event made by a returned closure (``flow.closures_returned``):
 #: followed by who reads ("finish()" returned at line 9).
 CLOSURE_READ: Final = "closure|"
+#: The state's key, under a stream's path, for the transfers started on it
+#: (``flow.on_stream``; no path of a program can spell it).
+ISSUED: Final = ".\0issued"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}

@@ -22,8 +22,9 @@ CODE: Final = ErrorCode(
     CATEGORY,
 )
 #: ``discard``: a transfer as an expression statement; ``drop``: its name rebound or
-#: deleted while pending; ``leak``: still pending at the end of the scope.
-EVENTS: Final = frozenset({"discard", "drop", "leak"})
+#: deleted while pending; ``leak``: still pending at the end of the scope;
+#: ``close-pending``: its stream closed while it is pending (``flow.on_stream``).
+EVENTS: Final = frozenset({"discard", "drop", "leak", "close-pending"})
 
 
 def messages(an: Analysis, ev: Event) -> Iterator[Message]:
@@ -56,8 +57,8 @@ def _text(an: Analysis, ev: Event) -> str | None:
             f'then "{back} = t.wait()"'
         )
     pending = sorted({facts[a[1]] for a in ev.atoms if a[0] == "P"}, key=fact_order)
-    if ev.kind == "leak":
-        pending = [facts[int(ev.extra)]]
+    if ev.kind in ("leak", "close-pending"):
+        pending = [facts[int(ev.extra.split(" ")[0])]]
     # A transfer held in an attribute by a method (classes.py) is the object's: not
     # checked for completion here.
     pending = [f for f in pending if f.confirmed and not f.origin]
@@ -71,6 +72,14 @@ def _text(an: Analysis, ev: Event) -> str | None:
     fix = f'"{back} = {name}.wait()"'
     started = f"started at line {fact.line} by {fact.callee}()"
     noun = "Mapping" if fact.mapping else "Transfer"
+    if ev.kind == "close-pending":
+        stream = ev.extra.split(" ", 1)[1]
+        verb = "may still be pending" if maybe else "is still pending"
+        return (
+            f'Stream "{stream}" is closed while {noun.lower()} "{name}" ({started}) on it '
+            f"{verb}: close() refuses (StreamClosedError) while a transfer started on the "
+            f"stream is not completed. Complete it first: {fix}"
+        )
     if ev.kind == "drop":
         verb = "may be dropped here" if maybe else "is dropped here"
         return (

@@ -50,7 +50,7 @@ def simulate(steps: int) -> tuple[list[float], list[float]]:
             snap = nx.pinned_array(N, np.float32)
             ckpt = s.download(state, into=snap)  # E: unfinished-transfer "ckpt" "dropped" # E: unfinished-transfer "ckpt" "unfinished"
     sums, marks = col.finish()
-    s.close()
+    s.close()  # E: unfinished-transfer "is closed"
     return sums, marks
 
 

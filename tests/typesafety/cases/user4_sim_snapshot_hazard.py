@@ -40,7 +40,7 @@ def simulate() -> list[float]:
             pending = s.download(state, into=snap)  # E: unfinished-transfer "pending"
     s.synchronize()
     history.append(float(snap.read()[0]))  # E: use-after-transfer "snap"
-    s.close()
+    s.close()  # E: unfinished-transfer "is closed"
     return history
 
 

@@ -50,7 +50,7 @@ def matmul_tiled(a: NDArray[np.float32], b: NDArray[np.float32], tk: int = 8) ->
     down = s.download(dc, into=hc)  # E: unfinished-transfer "down"
     s.synchronize()
     result: NDArray[np.float32] = hc.read().copy()  # E: use-after-transfer "hc"
-    s.close()
+    s.close()  # E: unfinished-transfer "is closed"
     return result
 
 
