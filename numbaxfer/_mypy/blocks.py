@@ -24,6 +24,7 @@ from mypy.nodes import (
     Expression,
     ForStmt,
     FuncDef,
+    FuncItem,
     ListExpr,
     MemberExpr,
     NameExpr,
@@ -37,10 +38,22 @@ from mypy.nodes import (
     TryStmt,
     TupleExpr,
     WithStmt,
+    YieldExpr,
+    YieldFromExpr,
 )
-from mypy.types import CallableType, Instance, get_proper_type
+from mypy.types import CallableType, Instance, TupleType, get_proper_type
 
-from .facts import Fact, InferInfo, _is_handle, predict_fact, result_info, static_type
+from .facts import (
+    Fact,
+    InferInfo,
+    _is_handle,
+    predict_fact,
+    result_info,
+    ret_kind,
+    static_type,
+    transfer_items,
+)
+from .memo import by_node
 from .names import (
     AWAIT_ALL,
     AWAIT_ONE,
@@ -326,3 +339,76 @@ def _bound_by(n: Node) -> list[str]:
     if isinstance(n, TryStmt):
         return [v.name for v in n.vars if v is not None]
     return []
+
+
+#: Iterator types whose one type argument is what each step yields.
+_YIELDING: Final = frozenset(
+    {"typing.Iterator", "typing.Generator", "collections.abc.Iterator", "collections.abc.Generator"}
+)
+
+
+def generated_transfers(call: Expression) -> tuple[str, tuple[int, ...], int] | None:
+    """Where ``call`` calls one of the program's generator functions declared to yield
+    transfers (``-> Iterator[nx.Transfer[Host]]``, or tuples with transfers in them,
+    ``Iterator[tuple[int, nx.Transfer[Host]]]``): its name, the positions of the
+    transfers in the yielded tuple and its length (``()``, 0 for a transfer). Each
+    transfer it yields is the loop's alone (no container keeps it). None otherwise."""
+    if not isinstance(call, CallExpr) or not isinstance(call.callee, (NameExpr, MemberExpr)):
+        return None
+    node = call.callee.node
+    fn = node.func if isinstance(node, Decorator) else node
+    if not isinstance(fn, FuncDef) or not fn.is_generator or fn.is_coroutine:
+        return None
+    if isinstance(node, Decorator) or fn.fullname.split(".")[0] == "numbaxfer":
+        return None
+    sig = fn.type
+    ret = get_proper_type(sig.ret_type) if isinstance(sig, CallableType) else None
+    if not isinstance(ret, Instance) or ret.type.fullname not in _YIELDING or not ret.args:
+        return None
+    yielded = ret.args[0]
+    if ret_kind(yielded) == "producer":
+        items: tuple[int, ...] = ()
+        arity = 0
+    else:
+        items = transfer_items(yielded)
+        tup = get_proper_type(yielded)
+        if not items or not isinstance(tup, TupleType):
+            return None
+        arity = len(tup.items)
+    return (fn.name, items, arity) if yields_made(fn, items) else None
+
+
+@by_node
+def _yields(fn: FuncItem) -> tuple[Expression | None, ...]:
+    """What the ``yield`` expressions of ``fn`` (not of functions nested in it) yield;
+    a ``yield from`` counts as None (not known)."""
+    out: list[Expression | None] = []
+    todo: list[Node] = [fn.body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, YieldFromExpr):
+            out.append(None)
+        elif isinstance(n, YieldExpr):
+            out.append(n.expr)
+        if not isinstance(n, (FuncItem, ClassDef)) or n is fn:
+            todo.extend(child_nodes(n))
+    return tuple(out)
+
+
+def yields_made(fn: FuncItem, items: tuple[int, ...]) -> bool:
+    """Does each ``yield`` of ``fn`` make its transfers there (``yield s.download(...)``,
+    ``yield c, s.upload(...)``) rather than yield one some container also keeps
+    (``for t in ups: yield t``)?"""
+    for y in _yields(fn):
+        parts: list[Expression] = []
+        if y is None:
+            return False
+        if not items:
+            parts = [y]
+        elif isinstance(y, TupleExpr) and all(i < len(y.items) for i in items):
+            parts = [y.items[i] for i in items]
+        else:
+            return False
+        if not all(isinstance(p, CallExpr) for p in parts):
+            return False
+    return True

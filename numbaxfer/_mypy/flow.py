@@ -82,6 +82,7 @@ from .blocks import (
     entered_on_stack,
     escaping_parts,
     exit_stack,
+    generated_transfers,
     kept_handles,
     partial_call,
     partial_of,
@@ -321,6 +322,8 @@ class Analysis:
         self.lend_blocks: dict[int, str] = {}
         #: name -> the ``functools.partial(f, *bound)`` it holds, as the call ``f(*bound)``
         self.partials: dict[str, CallExpr] = {}
+        #: name -> the call of a generator yielding transfers it is bound to
+        self.generators: dict[str, CallExpr] = {}
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
         #: the last statement of a ``with pytest.raises(...)`` body: it raises (or the
@@ -664,6 +667,8 @@ class Analysis:
                 bound = partial_of(call)
                 if bound is not None:
                     self.partials[obj] = bound
+                if generated_transfers(call) is not None:  # ``gen = tiles(...)``
+                    self.generators[obj] = call
                 if self.scope.objects is not None:  # ``best = pick(a, b)``: an input back
                     self.scope.objects.bound(self, obj, call, r)
         if name is not None:
@@ -875,6 +880,7 @@ class Analysis:
         if key in self.scope.flags:  # ``name = value`` sets it again (``set_flag``)
             st.with_flag(key, TOP_SET)
         self.partials.pop(key, None)
+        self.generators.pop(key, None)
         old = st.vals.get(key)
         if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
             self.event("drop", node, key, old)
@@ -1178,8 +1184,29 @@ class Analysis:
 
         self.infer_target(s.index, s.expr)
 
+        each_value: tuple[str, object] = ("fresh", None)
+        source: Expression = s.expr
+        if isinstance(source, NameExpr) and source.name in self.generators:
+            source = self.generators[source.name]  # ``gen = tiles(...)``, ``for t in gen``
+        gen = generated_transfers(source)
+        if gen is not None:  # ``for t in gen(...)``: each t is a transfer of its own
+            name, items, arity = gen
+            if not items and isinstance(s.index, NameExpr):
+                each_value = ("producer", self.generated_fact(source, name))
+            elif items and isinstance(s.index, TupleExpr) and len(s.index.items) == arity:
+                fact = self.generated_fact(source, name)
+                fact.items, fact.arity, fact.producer = items, arity, False
+                parts = dict(zip(items, self.parts_of(fact), strict=True))
+                each_value = (
+                    "tuple",
+                    [
+                        ("producer", parts[i]) if i in parts else ("fresh", None)
+                        for i in range(arity)
+                    ],
+                )
+
         def start(h: State) -> State | None:
-            b = self.bind(s.index, ("fresh", None), h, s)
+            b = self.bind(s.index, each_value, h, s)
             if b is not None:
                 self.elems.bind_targets(elements, b)  # ``for h in hosts``: h is an element
             return b
@@ -1201,6 +1228,19 @@ class Analysis:
         if s.else_body is not None:
             after = self.blk(s.else_body, head.copy())
         return join_states(after, *ctx.breaks)
+
+    def generated_fact(self, call: Expression, gen: str) -> Fact:
+        """The fact standing for each transfer a generator yields to a ``for`` loop
+        (made once per scope): the loop variable holds it, pending, at each iteration."""
+        key = ("<generated>", repr(position_key(call)))
+        fact = self.scope.origin_facts.get(key)
+        if fact is None:
+            assert isinstance(call, CallExpr)
+            fact = Fact(call, gen, True)
+            fact.producer = True
+            self.scope.add(fact)
+            self.scope.origin_facts[key] = fact
+        return fact
 
     def with_(self, s: WithStmt, st: State) -> State | None:
         ctx = _Ctx("with")

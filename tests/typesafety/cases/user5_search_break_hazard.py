@@ -1,10 +1,10 @@
 # A chunked search consuming a generator of (index, transfer) pairs (see
-# XFAIL: miss: the transfer t unpacked from a generator's (index, transfer) pairs ("for c, t in gen:", line 46) is not completed on the "break" path (line 52); nothing is reported
 # user5_search_break_ok.py). The bug, kind "a transfer never waited (on the break
 # path)": the buffer is handed back only when the chunk did not match, so the loop
 # breaks out leaving the matching chunk's upload unfinished.
 # (Simulator: StreamClosedError at s.close(), naming the upload. No RUN header: the
 # static report is at the break, the runtime's at the close.)
+# The transfer a generator yields is reported at the loop that takes it (its start line).
 from __future__ import annotations
 
 from collections.abc import Generator
@@ -43,13 +43,13 @@ def search(table: NDArray[np.int32], key: int, chunk: int = 32) -> int:
     free: list[Host] = [nx.pinned_array(chunk, np.int32) for _ in range(2)]
     found = -1
     gen = uploads(s, table, chunk, free, dev)
-    for c, t in gen:
+    for c, t in gen:  # E: unfinished-transfer "\"t\"" "may be left unfinished"
         s.upload_staged(np.array([chunk], np.int32), to=d_hit)
         s.launch(find, 1, 32, dev, key, d_hit)
         hit = s.download(d_hit, into=hit).wait()
         if int(hit.read()[0]) < chunk:
             found = c * chunk + int(hit.read()[0])
-            break  # E: unfinished-transfer "t"
+            break
         free.append(t.wait())
     gen.close()
     s.close()
