@@ -2094,16 +2094,19 @@ class Analysis:
         receiver path (``s``, ``self.s``); the transfers started on the object it holds
         are kept in the state under ``<receiver>.<ISSUED>``, so that rebinding the
         receiver forgets them (another stream). A transfer handed on is not followed."""
+        starts = fact is not None and fact.producer and not fact.mapping
+        if not starts and (callee.name != "close" or e.args):
+            return
         chain = path_chain(callee.expr)
         if chain is None:
             return
         key = chain[-1][0] + ISSUED
-        if fact is not None and fact.producer and not fact.mapping:
+        if fact is not None and starts:
             self.compound_keys.add(key)
             st.put(key, st.vals.get(key, frozenset()) | {("S", fact.id, 0)})
             return
         issued = st.vals.get(key)
-        if callee.name != "close" or e.args or not issued:
+        if not issued:
             return
         info = _receiver_info(callee.expr, self.infer)
         if not isinstance(info, TypeInfo) or info.fullname != STREAM:
