@@ -141,6 +141,7 @@ from .state import (
 )
 from .syntax import (
     LEAVES,
+    binds_once,
     bound_and_declared,
     cannot_raise,
     catches_all,
@@ -1186,7 +1187,11 @@ class Analysis:
 
         each_value: tuple[str, object] = ("fresh", None)
         source: Expression = s.expr
-        if isinstance(source, NameExpr) and source.name in self.generators:
+        if (
+            isinstance(source, NameExpr)
+            and source.name in self.generators
+            and binds_once(self.scope.body, source.name)
+        ):
             source = self.generators[source.name]  # ``gen = tiles(...)``, ``for t in gen``
         gen = generated_transfers(source)
         if gen is not None:  # ``for t in gen(...)``: each t is a transfer of its own

@@ -464,6 +464,30 @@ def statement_targets(n: Statement, out: set[str]) -> None:
         out.update(v.name for v in n.vars if v is not None)
 
 
+def binds_once(stmts: Sequence[Statement], name: str) -> bool:
+    """Is ``name`` bound by exactly one statement of ``stmts`` (nested functions and
+    classes apart), never by ``:=``, with no ``del`` and no ``global``/``nonlocal``
+    declaration among them (conservative: any of those answers no)?"""
+    count = 0
+    todo: list[Node] = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, _TARGET_STATEMENTS):
+            found: set[str] = set()
+            statement_targets(n, found)
+            count += name in found
+        elif (
+            (isinstance(n, AssignmentExpr) and n.target.name == name)
+            or isinstance(n, DelStmt)
+            or type(n).__name__ in ("GlobalDecl", "NonlocalDecl")
+        ):
+            return False
+        todo.extend(child_nodes(n))
+    return count == 1
+
+
 @by_node
 def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
     """Names a body binds, and those it declares ``global``/``nonlocal``."""

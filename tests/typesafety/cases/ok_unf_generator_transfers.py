@@ -45,14 +45,28 @@ def first_of_kept(s: nx.Stream[nx.Lent], tiles: list[Dev]) -> list[Host]:
     return [t.wait() for t in ups]
 
 
+def either(s: nx.Stream[nx.Lent], tiles: list[Dev], fresh: bool) -> list[Host]:
+    ups = [s.download(d, into=nx.pinned_array(d.shape, np.float32)) for d in tiles]
+    if fresh:
+        gen = downloads(s, tiles)
+        for t in ups:
+            t.wait()
+        ups = list(gen)
+    else:
+        gen = iter(ups)
+    for t in gen:
+        break  # on the second path the list still holds every transfer
+    return [t.wait() for t in ups]
+
+
 def main() -> None:
     s = nx.stream()
     tiles = [nx.device_array(4, np.float32) for _ in range(3)]
     for d in tiles:
         s.upload_staged(np.ones(4, dtype=np.float32), to=d).wait()
     total = all_waited(s, tiles)
-    hosts = handed_on(s, tiles) + first_of_kept(s, tiles)
-    assert total == 3.0 and len(hosts) == 6, (total, len(hosts))
+    hosts = handed_on(s, tiles) + first_of_kept(s, tiles) + either(s, tiles, False)
+    assert total == 3.0 and len(hosts) == 9, (total, len(hosts))
     s.close()
 
 
