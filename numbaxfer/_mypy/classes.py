@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Final, cast
 
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_OPT,
     ARG_POS,
     AssignmentStmt,
@@ -56,6 +57,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType
 
+from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
 from .facts import Fact, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
@@ -63,7 +65,7 @@ from .inputs import Inputs, super_method
 from .names import in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
-from .state import TRANSFER_KINDS, State
+from .state import OWN_SET, TRANSFER_KINDS, State
 from .syntax import child_nodes, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
@@ -106,9 +108,30 @@ class MethodSummary:
     #: attr -> the attribute whose entry value it holds at the end (``self.front,
     #: self.back = self.back, self.front``): the caller's values move along
     copies: dict[str, str] = field(default_factory=dict)
+    #: Rings (``self.bufs[k]`` moved, its transfer kept in ``self.pending[k]``, ``k`` a
+    #: local index): containers an element of which is read before the method stores
+    #: into the container, with the containers an element of which it read before ...
+    elem_reads: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: ... containers it stores into, or hands on, on some path (the elements may be back)
+    elem_stores: set[str] = field(default_factory=set)
+    #: ... and containers it leaves with an element moved whose transfer an element of
+    #: another attribute holds (at the caller: *some* element may be moved)
+    elem_moves: dict[str, Move] = field(default_factory=dict)
+    #: ... and those of them whose element it reads before it takes that element back
+    #: (by the same index): the method's own earlier call may have left it moved
+    elem_self: set[str] = field(default_factory=set)
 
     def empty(self) -> bool:
-        return not (self.reads or self.restores or self.moves or self.holders or self.waits)
+        return not (
+            self.reads
+            or self.restores
+            or self.moves
+            or self.holders
+            or self.waits
+            or self.elem_reads
+            or self.elem_stores
+            or self.elem_moves
+        )
 
 
 @dataclass
@@ -449,6 +472,10 @@ class Objects:
         else:
             ms = self._summarise(info, fn, cands, self._pairs.get(info.fullname, {}))
         done[m] = ms
+        import os as _os
+
+        if _os.environ.get("NX_DUMP"):
+            print("SUMMARY", info.fullname, m, ms)
         return ms
 
     def _summarise(
@@ -494,6 +521,17 @@ class Objects:
                 an.compound_keys.add(hkey)
                 an.moved[pid] = [key]
         start = {c: entry.get(f"{me}.{c}") for c in cands}
+        # One more per candidate, on its mark (``self.bufs[$*]``, elements.py): a read of
+        # that is a read of an element as the method found it; a store drops it.
+        elem_owner: dict[int, str] = {}
+        if info is not None and param is None:
+            for c in sorted(cands):
+                pid = sentinel()
+                elem_owner[pid] = c
+                mkey = mark_of(f"{me}.{c}")
+                entry.put(mkey, frozenset({("M", pid, ELEMENT)}))
+                an.compound_keys.add(mkey)
+            an.elems.active = bool(elem_owner)
         if info is not None:
             an.inferred[me] = info
         an.run()
@@ -502,10 +540,23 @@ class Objects:
         ms = MethodSummary()
         prefix = me + "."
         guards: Guards | None = None
+        elem_read_at: dict[str, dict[str, tuple[int, int]]] = {}  # -> element path -> first
+        first_read: dict[str, tuple[int, int]] = {}  # container -> its first element read
+        first_use: dict[str, tuple[int, int]] = {}  # ... of those not guarded
         for ev in an.events.values():
             if ev.kind != "use":
                 continue
             for a in ev.atoms:
+                if a[0] == "M" and a[1] in elem_owner:
+                    c = elem_owner[a[1]]
+                    at = (ev.node.line, ev.node.column)
+                    first_read[c] = min(first_read.get(c, at), at)
+                    guards = guards or Guards(fn, me)
+                    if not guards.covers(ev.node, c):
+                        first_use[c] = min(first_use.get(c, at), at)
+                        seen = elem_read_at.setdefault(c, {})
+                        seen[ev.path] = min(seen.get(ev.path, at), at)
+                    continue
                 if a[0] != "M" or a[1] not in owner:
                     continue
                 attr = owner[a[1]]
@@ -516,9 +567,23 @@ class Objects:
                 guards = guards or Guards(fn, me)
                 if not guards.covers(ev.node, attr):
                     ms.reads.add(attr)
+        for c, at in first_use.items():
+            # ``t = self.pending[k]`` read before: the method looks at the transfers, on
+            # a path where it does not take the element back there was none (silence)
+            ms.elem_reads[c] = frozenset(h for h, b in first_read.items() if h != c and b < at)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
+        if elem_owner:
+            self._elements(fn, an, final, me, elem_owner, sentinels, ms, info)
+            # ``with self.slots[k].write()`` before ``self.slots[k] = t.wait()`` (or a
+            # method storing ``self.slots[k]``) in a method that moves an element: at
+            # its next call the element it reads may be the one it left moved
+            for c, paths in elem_read_at.items():
+                if c in ms.elem_moves and any(
+                    MARK not in p and an.rebound_last.get(p, at) > at for p, at in paths.items()
+                ):
+                    ms.elem_self.add(c)
         for c in cands:
             # Only what the method (or a method it calls) rebinds is restored or freed: a
             # test that narrows (``if self.up is not None``) changes the atoms too, on the
@@ -554,7 +619,7 @@ class Objects:
         returns_transfer = isinstance(fn.type, CallableType) and ret_kind(fn.type.ret_type) == (
             "producer"
         )
-        label = _label(info, fn.name) if info is not None else fn.name
+        label = _label(fn.info, fn.name) if not isinstance(fn.info, FakeInfo) else fn.name
         for key, atoms in sorted(final.vals.items()):
             if not key.startswith(prefix) or "[$" in key:
                 continue  # an index by a local name means nothing to the caller
@@ -587,10 +652,74 @@ class Objects:
                 ms.holders[holder] = mv
         return ms
 
+    def _elements(
+        self,
+        fn: FuncDef,
+        an: Analysis,
+        final: State,
+        me: str,
+        elem_owner: dict[int, str],
+        sentinels: set[int],
+        ms: MethodSummary,
+        info: TypeInfo | None,
+    ) -> None:
+        """The ring part of a method's summary: the containers it stores into (its
+        element sentinel gone on some path) and those it leaves with an element moved by
+        a local index (``self.bufs[$k]``, ``k`` not a parameter) or by a loop (the mark),
+        the transfer held by an element of another attribute (``self.pending[$k]``)."""
+        for pid, c in elem_owner.items():
+            if final.vals.get(mark_of(f"{me}.{c}")) != frozenset({("M", pid, ELEMENT)}):
+                ms.elem_stores.add(c)
+        params = {a.variable.name for a in fn.arguments}
+        prefix = me + "."
+        held: dict[int, str] = {}  # transfer fact -> the container an element of which holds it
+        moved: dict[str, list[Fact]] = {}
+        for key, atoms in final.vals.items():
+            if not key.startswith(prefix):
+                continue
+            cont = container_of(key)
+            if cont is None or "." in cont[len(prefix) :] or "[" in cont[len(prefix) :]:
+                continue  # not an element of a first-level attribute
+            index = key[len(cont) :]
+            if not index.startswith("[$") or index[2:-1] in params:
+                continue  # ``bufs[0]`` is a path of its own; ``bufs[i]``, i a parameter
+            attr = cont[len(prefix) :]
+            for a in atoms:
+                if a[1] in sentinels or not 0 <= a[1] < len(an.scope.facts):
+                    continue
+                if a[0] in "PE":
+                    held.setdefault(a[1], attr)
+                elif a[0] == "M":
+                    moved.setdefault(attr, []).append(an.scope.facts[a[1]])
+        label = _label(fn.info, fn.name) if not isinstance(fn.info, FakeInfo) else fn.name
+        for attr, facts in sorted(moved.items()):
+            for f in sorted(facts, key=lambda f: (f.line, f.id)):
+                holder = held.get(f.id) or next(
+                    (held[c] for c in an.held.carriers(f.id)[1:] if c in held), ""
+                )
+                if not holder or holder == attr:
+                    continue
+                ms.elem_moves[attr] = Move(
+                    attr=attr + MARK,
+                    callee=f.callee,
+                    line=f.line,
+                    origin=f.origin[:-2] if f.origin else label,
+                    producer=f.producer,
+                    handles=f.handles,
+                    holder=holder + MARK,
+                    returned=False,
+                    maybe=True,
+                )
+                break
+
     def function_summary(self, fn: FuncDef) -> dict[str, MethodSummary] | None:
-        """What a plain (module-level) function does to the attributes of each of its
-        positional parameters: the same summary as a method's, one per parameter."""
-        if not isinstance(fn.info, FakeInfo) or in_library(fn.fullname):
+        """What a plain (module-level) function, or a method, does to the attributes of
+        each of its positional parameters (a method's ``self`` aside: the class summary
+        says what it does to those): the same summary as a method's, one per parameter."""
+        if in_library(fn.fullname):
+            return None
+        method = not isinstance(fn.info, FakeInfo)
+        if method and (fn.is_static or fn.is_class or _self_name(fn) is None):
             return None
         if self.foreign(fn.fullname):
             return None
@@ -613,7 +742,7 @@ class Objects:
         self._depth += 1
         try:
             out: dict[str, MethodSummary] = {}
-            for arg in fn.arguments:
+            for arg in fn.arguments[1:] if method else fn.arguments:
                 if arg.kind not in (ARG_POS, ARG_OPT):
                     break
                 p = arg.variable.name
@@ -739,6 +868,34 @@ class Objects:
         if info is None:
             return
         self._method_call(an, call, st, info, chain[-1][0], callee.name)
+        self._method_params(an, call, st, info, callee.name)
+
+    def _method_params(
+        self, an: Analysis, call: CallExpr, st: State, info: TypeInfo, name: str
+    ) -> None:
+        """``obj.m(b)``: what ``m`` does to the attributes of its parameters (``b.host``
+        moved, its transfer kept in ``b.transfer``), applied to the arguments that are
+        paths. Positional and keyword arguments only."""
+        fn = info.get_method(name)
+        if not isinstance(fn, FuncDef) or len(fn.arguments) < 2:
+            return
+        summary = self.function_summary(fn)
+        if not summary:
+            return
+        params = [a.variable.name for a in fn.arguments[1:]]
+        for i, (arg, kind, kw) in enumerate(
+            zip(call.args, call.arg_kinds, call.arg_names, strict=True)
+        ):
+            if kind == ARG_POS:
+                p = params[i] if i < len(params) else None
+            elif kind == ARG_NAMED:
+                p = kw
+            else:
+                return  # ``*args``/``**kwargs``: which parameter gets what is not known
+            ms = summary.get(p) if p is not None else None
+            chain = path_chain(arg) if ms is not None else None
+            if ms is not None and chain is not None:
+                self._apply(an, call, st, None, ms, chain[-1][0], _label(info, name), set())
 
     def _method_call(
         self, an: Analysis, site: Expression, st: State, info: TypeInfo, obj: str, name: str
@@ -832,6 +989,7 @@ class Objects:
             if pids:
                 st.put(path, frozenset(("W", pid, call.line) for pid in pids))
                 an.compound_keys.add(path)
+        self._apply_elements(an, call, st, info, ms, obj, label)
         copied = {c: st.get(f"{obj}.{src}") for c, src in sorted(ms.copies.items())}
         for attr in sorted(ms.restores):
             an.rebind(f"{obj}.{attr}", st, call)
@@ -861,6 +1019,68 @@ class Objects:
             an.rebind(path, st, call)
             st.put(path, frozenset({("P", fact.id, 0)}))
             an.compound_keys.add(path)
+
+    def _apply_elements(
+        self,
+        an: Analysis,
+        call: Expression,
+        st: State,
+        info: TypeInfo | None,
+        ms: MethodSummary,
+        obj: str,
+        label: str,
+    ) -> None:
+        """The ring part of a summary at ``obj.m()``: the marks of ``obj``'s containers
+        the call dropped (elements.py: a method of the owner may put elements back) are
+        put back where the method leaves the container alone; an element read is a use
+        of the mark; a store drops it; an element left moved marks the container."""
+        elems = an.elems
+        if info is None:
+            return
+        stored = ms.elem_stores | ms.restores
+        # (a property read or ``__enter__``: no call dropped anything)
+        dropped = elems.owner_dropped if elems.owner_call is call else {}
+        for key, atoms in sorted(dropped.items()):
+            c = marked_container(key)
+            attr = c[len(obj) + 1 :] if c is not None and c.startswith(obj + ".") else ""
+            if attr and "." not in attr and "[" not in attr and attr not in stored:
+                st.put(key, atoms)
+        elems.owner_dropped = {}
+        facts = an.scope.facts
+        for attr, looked in sorted(ms.elem_reads.items()):
+            key = mark_of(f"{obj}.{attr}")
+            found = st.vals.get(key, dropped.get(key))  # as the method finds it
+            if found is None:
+                continue
+            atoms = found
+            # The method's own earlier moves: another element, as far as it shows, but
+            # where it reads an element before it takes that one back (``elem_self``)
+            moves = [a for a in atoms if a[0] == "M" and 0 <= a[1] < len(facts)]
+            own = attr not in ms.elem_self and all(
+                facts[a[1]].origin == label + "()" for a in moves
+            )
+            holders = {facts[a[1]].holder for a in moves}
+            looked_at = all(
+                h.startswith(obj + ".") and h[len(obj) + 1 : -len(MARK)] in looked for h in holders
+            )
+            if moves and not own and not looked_at:
+                an.event("use", call, key, atoms, label)
+        for attr in sorted(ms.elem_stores - ms.restores):
+            st.vals.pop(mark_of(f"{obj}.{attr}"), None)
+        if isinstance(call, CallExpr):  # ``self._reclaim(k)``: may store ``self.slots[k]``
+            names = [a.name for a in call.args if isinstance(a, NameExpr)]
+            at = (call.line, call.column)
+            for attr in sorted(ms.elem_stores):
+                for n in names:
+                    key = f"{obj}.{attr}[${n}]"
+                    an.rebound.add(key)
+                    an.rebound_last[key] = max(an.rebound_last.get(key, at), at)
+        for attr, mv in sorted(ms.elem_moves.items()):
+            key = mark_of(f"{obj}.{attr}")
+            fact = self._fact(an, info, mv, key, call)
+            an.compound_keys.add(key)
+            st.put(key, st.get(key) - OWN_SET | {("M", fact.id, ELEMENT)})
+            elems.active = True
 
     def _receiver(self, an: Analysis, e: Expression) -> TypeInfo | None:
         fn = an.scope.node
@@ -904,7 +1124,9 @@ class Objects:
         if summary is not None and summary.moved and method in summary.methods:
             return True
         fn = info.get_method(method)
-        return isinstance(fn, FuncDef) and self.inputs.matters(fn, _label(info, method))
+        if not isinstance(fn, FuncDef):
+            return False
+        return self.inputs.matters(fn, _label(info, method)) or bool(self.function_summary(fn))
 
     def attribute_matters(self, info: TypeInfo, attr: str) -> bool:
         """Is ``self.<attr>`` possibly moved at the entry of some method (protocol), or
@@ -942,6 +1164,7 @@ def _class_summary(methods: dict[str, MethodSummary]) -> ClassSummary:
     restorers: dict[str, set[str]] = {}
     moved: set[str] = set()
     for m, ms in methods.items():
+        moved.update(ms.elem_moves)
         for attr, mv in ms.moves.items():
             moved.add(attr)
             if mv.producer and mv.holder:

@@ -467,6 +467,8 @@ class Elements:
         "how",
         "keyed",
         "moved_in",
+        "owner_call",
+        "owner_dropped",
         "rest_of",
         "targets",
         "wait_loops",
@@ -483,6 +485,10 @@ class Elements:
         self.compound_keys = compound_keys
         #: True once a mark was put into some state (before that, every hook is a no-op)
         self.active = False
+        #: the whole marks the current call of a method of their owner dropped
+        #: (``ring.push()``), for that method's summary to put back what it leaves alone
+        self.owner_dropped: dict[str, Atoms] = {}
+        self.owner_call: CallExpr | None = None
         #: fact id -> the container whose elements it moved
         self.moved_in: dict[int, str] = {}
         #: container -> how its elements were moved (for messages), and the loop's line
@@ -877,6 +883,7 @@ class Elements:
         (``report``); passed to any other function it may get them back (cleared)."""
         if self.attr_marks and user_call(e) and not self._handle_method(e, st):
             self.clear_attrs(st)
+        self.owner_dropped, self.owner_call = {}, e
         marks = [k for k in st.vals if MARK in k]
         if not marks:
             return
@@ -897,7 +904,11 @@ class Elements:
                         del st.vals[key]
                     continue
                 if path_extends(container, r):
-                    del st.vals[key]  # a method of the owner may put them back
+                    # A method of the owner may put them back; a summary of that method
+                    # may know better (``classes.py`` puts back what it leaves alone).
+                    if whole:
+                        self.owner_dropped[key] = st.vals[key]
+                    del st.vals[key]
                     continue
             for idx, a in enumerate(e.args):
                 ch = path_chain(a)

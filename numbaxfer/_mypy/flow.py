@@ -296,6 +296,9 @@ class Analysis:
         self.element_classes: dict[str, TypeInfo] = {}
         #: every path rebound on some path (summaries: what a method restores)
         self.rebound: set[str] = set()
+        #: rebound path -> the position of its last rebinding seen (classes.py: a ring's
+        #: element taken back after it was read)
+        self.rebound_last: dict[str, tuple[int, int]] = {}
         #: every transfer (fact id) some wait() or await completed on some path
         self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
@@ -871,6 +874,9 @@ class Analysis:
 
     def rebind(self, key: str, st: State, node: Node) -> State:
         self.rebound.add(key)
+        if "[$" in key:
+            at = (node.line, node.column)
+            self.rebound_last[key] = max(self.rebound_last.get(key, at), at)
         for ctx in self.stack:
             if ctx.borrows:
                 # The owner's name rebound inside its block holds another buffer from

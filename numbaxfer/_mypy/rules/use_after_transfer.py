@@ -8,7 +8,7 @@ from typing import Final
 
 from mypy.errorcodes import ErrorCode
 
-from ..elements import ELEMENT
+from ..elements import ELEMENT, MARK, marked_container
 from ..facts import Fact
 from ..flow import Analysis, Event
 from ..names import CLOSURE_READ
@@ -115,6 +115,8 @@ def _element_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
     els = an.elems
     first = moves[0]
     container = els.moved_in.get(first.id, "")
+    if not container and first.origin:
+        return _ring_message(an, ev, moves)
     shown = display_path(container)
     maybe = any(a[0] != "M" for a in ev.atoms)
     callees = " / ".join(sorted({f.callee + "()" for f in moves}))
@@ -140,6 +142,34 @@ def _element_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
     return (
         f"{subject} {verb} after {moved} into {callees} at {lines}{moved_how}{path_note}; "
         f"{_element_fix(an, first, container)}"
+    )
+
+
+def _ring_message(an: Analysis, ev: Event, moves: list[Fact]) -> str:
+    """A use of an element of a container of the object whose method left *some*
+    element moved, its transfer kept in an element of another attribute (a ring,
+    ``classes.py``): read by a method called here, or read here."""
+    first = moves[0]
+    mark = next((p for p in an.moved.get(first.id, []) if p.endswith(MARK)), ev.path)
+    container = marked_container(mark) or mark
+    shown = display_path(container)
+    if ev.extra:
+        subject = f'An element of "{shown}" ({read_by(ev)})'
+    else:
+        subject = f'"{display_path(ev.path)}" (an element of "{shown}")'
+    callees = " / ".join(sorted({f.callee + "()" for f in moves}))
+    origins = " / ".join(sorted({f.origin for f in moves}))
+    held = marked_container(first.holder) if first.holder.endswith(MARK) else None
+    kept = f' (its transfer kept in an element of "{display_path(held)}")' if held else ""
+    fix = (
+        f'take it back first: "{shown}[k] = {display_path(held)}[k].wait()" for the '
+        "element read (or call the method that does)"
+        if held
+        else 'take it back first: "<the element> = <its transfer>.wait()"'
+    )
+    return (
+        f"{subject} may be used after {origins} moved one of its elements into "
+        f"{callees} at {lines_text({f.line for f in moves})}{kept}; {fix}"
     )
 
 

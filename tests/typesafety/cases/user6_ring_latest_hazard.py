@@ -1,5 +1,5 @@
-# RUN: raises UseAfterTransferError
-# XFAIL: miss (line 46): latest() reads the newest ring entry self.bufs[(self.head - 1) % k] while its download (self.pending at the same index) is unfinished; a ring on self indexed modulo a counter is not followed across method calls
+# RUN: raises UseAfterTransferError via-call
+# Reported at the call of latest() (line 63): the ring rule of docs/static-checker.md.
 # Planted bug: latest() reads the newest ring entry without completing its download (the
 # developer assumed the ring's depth makes the newest entry safe to read).
 from __future__ import annotations
@@ -43,7 +43,7 @@ class Ring:
 
     def latest(self) -> float:
         k = (self.head - 1) % len(self.bufs)
-        return float(self.bufs[k].read()[0])  # E: use-after-transfer
+        return float(self.bufs[k].read()[0])
 
     def close(self) -> None:
         for k in range(len(self.bufs)):
@@ -60,7 +60,7 @@ def main(n: int = 64) -> list[float]:
         s.launch(scale, 1, 64, dev, 2.0)
         ring.push(dev)
         if step % 2 == 1:
-            seen.append(ring.latest())
+            seen.append(ring.latest())  # E: use-after-transfer
     ring.close()
     s.close()
     assert seen == [4.0, 16.0], seen
