@@ -38,6 +38,7 @@ from mypy.nodes import (
     AwaitExpr,
     CallExpr,
     ClassDef,
+    Context,
     Decorator,
     DelStmt,
     Expression,
@@ -65,7 +66,7 @@ from .inputs import Inputs, super_method
 from .names import in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
-from .state import OWN_SET, TRANSFER_KINDS, State
+from .state import OWN, OWN_SET, TRANSFER_KINDS, State
 from .syntax import child_nodes, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
@@ -120,6 +121,11 @@ class MethodSummary:
     #: ... and those of them whose element it reads before it takes that element back
     #: (by the same index): the method's own earlier call may have left it moved
     elem_self: set[str] = field(default_factory=set)
+    #: attr -> reads of ``self.<attr>`` made, on some path, before the method itself
+    #: completes the transfer its holder had at entry (``self.host.read()`` then
+    #: ``self.host = self.transfer.wait()``): where some method leaves it moved with
+    #: that holder, the method's own take-back shows it may be moved there
+    early_reads: dict[str, list[Context]] = field(default_factory=dict)
 
     def empty(self) -> bool:
         return not (
@@ -506,6 +512,7 @@ class Objects:
         # value it reads (after ``self.a, self.b = self.b, self.a`` a read of self.a
         # reads what self.b held).
         owner: dict[int, str] = {}
+        paired: set[int] = set()
         holders = set(pairs.values())
         for c in sorted(cands):
             key = f"{me}.{c}"
@@ -520,7 +527,9 @@ class Objects:
                 entry.put(hkey, entry.get(hkey) - {("O", -1, 0)} | {("P", pid, 0)})
                 an.compound_keys.add(hkey)
                 an.moved[pid] = [key]
+                paired.add(pid)
         start = {c: entry.get(f"{me}.{c}") for c in cands}
+        ms_early: dict[str, list[Context]] = {}
         # One more per candidate, on its mark (``self.bufs[$*]``, elements.py): a read of
         # that is a read of an element as the method found it; a store drops it.
         elem_owner: dict[int, str] = {}
@@ -534,10 +543,13 @@ class Objects:
             an.elems.active = bool(elem_owner)
         if info is not None:
             an.inferred[me] = info
+            an.read_marks = frozenset(paired)
         an.run()
+        for pid, nodes in an.early_reads.items():
+            ms_early.setdefault(owner[pid], []).extend(nodes)
         if scope.unknown or an.unresolved:
             self._incomplete = True
-        ms = MethodSummary()
+        ms = MethodSummary(early_reads=ms_early)
         prefix = me + "."
         guards: Guards | None = None
         elem_read_at: dict[str, dict[str, tuple[int, int]]] = {}  # -> element path -> first
@@ -805,6 +817,15 @@ class Objects:
         summary = self.summary(fn.info)
         if summary is None:
             return
+        own = summary.methods.get(fn.name)
+        for attr, nodes in sorted(own.early_reads.items() if own is not None else ()):
+            moves = [mv for _m, mv in summary.protocol.get(attr, [])]
+            if not moves:
+                continue
+            path = f"{me}.{attr}"
+            fact = self._fact(an, fn.info, moves[0], path, fn)
+            for node in nodes:
+                an.event("use", node, path, frozenset({("M", fact.id, 0), OWN}))
         for attr, moves in sorted(summary.entry_moves(fn.name).items()):
             path = f"{me}.{attr}"
             for mv in moves:

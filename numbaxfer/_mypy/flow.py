@@ -112,6 +112,7 @@ from .names import (
     MAX_ALIASES,
     MAX_LOOP_ITERATIONS,
     METADATA,
+    READS,
     STREAM,
     TRANSFER_NEUTRAL,
     in_library,
@@ -299,6 +300,12 @@ class Analysis:
         #: rebound path -> the position of its last rebinding seen (classes.py: a ring's
         #: element taken back after it was read)
         self.rebound_last: dict[str, tuple[int, int]] = {}
+        #: sentinels (classes.py) whose reads are kept in the state (``<path>.<READS>``)
+        #: so that a completion of the same sentinel later on the path finds them ...
+        self.read_marks: frozenset[int] = frozenset()
+        self.read_nodes: list[Context] = []
+        #: ... sentinel -> the reads made before its transfer was completed on the path
+        self.early_reads: dict[int, list[Context]] = {}
         #: every transfer (fact id) some wait() or await completed on some path
         self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
@@ -1830,11 +1837,25 @@ class Analysis:
                 meta = (shown or first_attr(rest) in METADATA) and self.metadata_ok(atoms)
                 if not meta:
                     self.event("use", node, key, atoms, via)
+                    if self.read_marks:
+                        self.note_read(node, key, atoms, st)
             if escape and any(a[0] == "P" for a in atoms):
                 nxt = chain[i + 1][0] if i + 1 < len(chain) else None
                 attr = nxt[len(key) + 1 :] if nxt is not None else None
                 if attr is None or attr not in TRANSFER_NEUTRAL:
                     st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
+
+    def note_read(self, node: Context, key: str, atoms: Atoms, st: State) -> None:
+        """A read of ``key`` while it holds one of ``read_marks``: kept under
+        ``key + READS`` (rebinding ``key`` forgets it) for ``complete``."""
+        marks = {a[1] for a in atoms if a[0] == "M" and a[1] in self.read_marks}
+        if not marks:
+            return
+        rkey = key + READS
+        self.compound_keys.add(rkey)
+        idx = len(self.read_nodes)
+        self.read_nodes.append(node)
+        st.put(rkey, (st.get(rkey) - OWN_SET) | {("R", m, idx) for m in marks})
 
     def escapes(self, e: Expression, st: State, how: str, into: Expression) -> None:
         """``e`` leaves its lend block through ``how`` (``return``, a ``store`` into an
@@ -2171,6 +2192,11 @@ class Analysis:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
         self.completed.update(pids)
+        for pid in pids & self.read_marks:  # reads of its buffer made before, on this path
+            for moved in self.moved.get(pid, []):
+                for a in st.vals.get(moved + READS, ()):
+                    if a[0] == "R" and a[1] == pid:
+                        self.early_reads.setdefault(pid, []).append(self.read_nodes[a[2]])
         wt = self.wait_target
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may

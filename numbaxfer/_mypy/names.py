@@ -79,6 +79,9 @@ CLOSURE_READ: Final = "closure|"
 #: The state's key, under a stream's path, for the transfers started on it
 #: (``flow.on_stream``; no path of a program can spell it).
 ISSUED: Final = ".\0issued"
+#: The state's key, under a path, for the reads of it made while a summary's sentinel
+#: stood for its entry value (``classes.py``: a read before the method's own take-back).
+READS: Final = ".\0reads"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}
