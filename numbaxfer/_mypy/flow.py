@@ -11,6 +11,7 @@ from functools import partial
 from typing import Final
 
 from mypy.nodes import (
+    ARG_POS,
     GDEF,
     AssertStmt,
     AssignmentExpr,
@@ -48,6 +49,7 @@ from mypy.nodes import (
     OpExpr,
     OverloadedFuncDef,
     RaiseStmt,
+    RefExpr,
     ReturnStmt,
     SetComprehension,
     StarExpr,
@@ -156,6 +158,17 @@ from .syntax import (
     target_names,
     wants_repr,
 )
+
+
+def _taken_element(e: Expression) -> Chain | None:
+    """``C.pop(k)`` / ``C.get(k)``: the chain of ``C[k]``, the element it hands out
+    (an owner lent as ``with C[k].lend()`` is the same object)."""
+    if not (isinstance(e, CallExpr) and isinstance(e.callee, MemberExpr)):
+        return None
+    if e.callee.name not in ("pop", "get") or len(e.args) != 1 or e.arg_kinds != [ARG_POS]:
+        return None
+    return path_chain(IndexExpr(e.callee.expr, e.args[0]))
+
 
 # --------------------------------------------------------------------------------------
 # The data-flow analysis of one scope
@@ -2073,8 +2086,12 @@ class Analysis:
                     self.invalidate(chain[-1][0], frozenset({("M", fact.id, 0)}), cur)
         if isinstance(callee, MemberExpr) and callee.name in BORROW_BREAKERS["write"]:
             chain = path_chain(callee.expr)
+            if chain is None and self.borrowing():  # ``tables.pop(key).free()``
+                chain = _taken_element(callee.expr)
             if chain is not None:
                 self.borrow_conflict(callee, chain[-1][0], f"{callee.name}()", -1)
+        if isinstance(callee, MemberExpr) and callee.name == "launch" and self.borrowing():
+            self.launch_conflicts(e, callee)
         if fact is not None:
             for idx in fact.consumed:
                 if idx < len(e.args):
@@ -2167,12 +2184,47 @@ class Analysis:
         if self.scope.objects is not None:
             self.scope.objects.run_method(self, call, arg, info, method, st)
 
+    def borrowing(self) -> bool:
+        """Is some lend or write() block open here?"""
+        return any(ctx.borrows for ctx in self.stack)
+
+    def launch_conflicts(self, e: CallExpr, callee: MemberExpr) -> None:
+        """``s.launch(kernel, grid, block, x, ...)`` inside ``with x.lend()``: a plain
+        numba kernel may write every device array it is given, so launch() refuses a
+        lent owner (BorrowError); an ``nx.kernel`` with declared intents is left alone
+        (its ``reads`` may be lent)."""
+        info = _receiver_info(callee.expr, self.infer)
+        if not isinstance(info, TypeInfo) or info.fullname != STREAM or len(e.args) < 4:
+            return
+        if any(k != ARG_POS for k in e.arg_kinds):
+            return
+        kernel = e.args[0]
+        node = kernel.node if isinstance(kernel, RefExpr) else None
+        if isinstance(node, Var):
+            kp = get_proper_type(node.type) if node.type is not None else None
+            if not isinstance(kp, Instance) or kp.type.fullname.startswith("numbaxfer."):
+                return  # an nx.kernel (or a type not known: silence)
+        elif isinstance(node, Decorator):
+            for d in node.original_decorators:
+                f = d.callee if isinstance(d, CallExpr) else d
+                if not isinstance(f, RefExpr) or in_library(f.fullname or ""):
+                    return  # ``@nx.kernel(reads=...)`` (or not known): its intents decide
+        elif not isinstance(node, FuncDef):
+            return  # a ``@cuda.jit`` function is a plain numba kernel; others: silence
+        for i, arg in enumerate(e.args[3:]):
+            chain = path_chain(arg)
+            if chain is not None:
+                self.borrow_conflict(arg, chain[-1][0], f"launch#{i}", -1)
+
     def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
         inside a block that lends it or has its write() view open: rule 3 refuses it."""
         for ctx in self.stack:
             for owner, kind, line, _block in ctx.borrows:
-                if owner != key or (op != "move" and op[:-2] not in BORROW_BREAKERS[kind]):
+                if owner != key:
+                    continue
+                method = op != "move" and not op.startswith("launch#")
+                if method and op[:-2] not in BORROW_BREAKERS[kind]:
                     continue
                 atoms = frozenset({("B", fact_id, line)})
                 self.event("borrowed", node, key, atoms, f"{op} {kind}")

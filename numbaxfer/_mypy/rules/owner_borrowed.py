@@ -36,6 +36,11 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if op == "move":
         callees = sorted({facts[i].callee + "()" for i in fact_ids})
         what = f'"{name}" is moved into {" / ".join(callees)}'
+    elif op.startswith("launch#"):
+        what = (
+            f'"{name}" is passed to a kernel that may write it (its argument '
+            f"{op[len('launch#') :]}; a plain numba kernel may write every array it gets)"
+        )
     else:
         what = f'"{name}.{op}" is called'
     if kind == "lend":
