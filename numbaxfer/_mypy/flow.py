@@ -1655,7 +1655,10 @@ class Analysis:
             if chain is not None:
                 self.read(chain, st)
                 if self.scope.objects is not None:
-                    self.scope.objects.member(self, e, st)  # ``obj.prop``: its getter runs
+                    # ``obj.prop`` (also ``obj.prop.max()``): its getter runs
+                    for _key, node in chain[1:]:
+                        if isinstance(node, MemberExpr):
+                            self.scope.objects.member(self, node, st)
                 return st
             if self.elems.active and e.name in METADATA and isinstance(e.expr, IndexExpr):
                 # ``parts[f(i)].shape``: metadata of some element (elements.unspelled)

@@ -1,9 +1,11 @@
 # RUN: raises UseAfterTransferError via-call
 # A property read as an argument of print() runs its getter there: here it reads the
-# buffer a method moved into an upload.
+# buffer a method moved into an upload. So does one read as the receiver of a method
+# call (st.values.max()).
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 import numbaxfer as nx
 
@@ -29,10 +31,15 @@ class Stage:
     def total(self) -> float:
         return float(self.host.read().sum())
 
+    @property
+    def values(self) -> NDArray[np.float32]:
+        return self.host.read()
+
 
 s = nx.stream()
 st = Stage(s)
 st.send()
 print("total:", st.total)  # E: use-after-transfer "st.host" "property"
+peak = float(st.values.max())  # E: use-after-transfer "(read by the property \"Stage.values\", read here)"
 st.finish()
 s.close()
