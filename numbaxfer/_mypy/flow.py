@@ -109,6 +109,7 @@ from .flags import values as flag_values
 from .held import HELD, Held
 from .held import clear as clear_held
 from .names import (
+    CLOSED,
     CLOSURE_READ,
     ISSUED,
     MAX_ALIASES,
@@ -152,6 +153,7 @@ from .syntax import (
     free_read_sites,
     free_reads,
     is_formatting,
+    keeps_transfers_of,
     literal_truth,
     nested_functions,
     none_test_of,
@@ -319,6 +321,8 @@ class Analysis:
         self.read_nodes: list[Context] = []
         #: ... sentinel -> the reads made before its transfer was completed on the path
         self.early_reads: dict[int, list[Context]] = {}
+        #: the ``close()`` calls of streams held in attributes (``on_stream``)
+        self.close_nodes: list[CallExpr] = []
         #: every transfer (fact id) some wait() or await completed on some path
         self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
@@ -2140,6 +2144,31 @@ class Analysis:
             return None
         return cur
 
+    def closed_before(self, node: Expression, key: str, st: State) -> None:
+        """``obj.t.wait()`` where ``obj.t`` still holds what it held at entry, after
+        ``obj.s.close()`` on this path, ``obj``'s class keeping in ``t`` transfers it
+        starts on ``s``: the close came while ``t`` may hold a pending transfer on the
+        stream (at run time close() refuses). Reported at the close."""
+        obj, _, attr = key.rpartition(".")
+        if not obj or "." in attr or "[" in attr or "\0" in attr:
+            return
+        target = node.callee.expr if isinstance(node, CallExpr) else getattr(node, "expr", None)
+        base = target.expr if isinstance(target, MemberExpr) else None
+        info = self.receiver(base) if base is not None else None
+        if not isinstance(info, TypeInfo):
+            return
+        for ckey, atoms in sorted(st.vals.items()):
+            if not ckey.endswith(CLOSED) or not ckey.startswith(obj + "."):
+                continue
+            stream = ckey[len(obj) + 1 : -len(CLOSED)]
+            if "." in stream or not keeps_transfers_of(info, attr, stream):
+                continue
+            for a in atoms:
+                if a[0] == "C":
+                    close = self.close_nodes[a[1]]
+                    extra = f"{display_path(obj + '.' + stream)} {node.line}"
+                    self.event("close-before-wait", close, key, frozenset(), extra)
+
     def on_stream(self, e: CallExpr, callee: MemberExpr, fact: Fact | None, st: State) -> None:
         """The transfers started on a stream, and ``Stream.close()`` while one of them
         is pending (at run time close() refuses: StreamClosedError). The stream is the
@@ -2158,10 +2187,18 @@ class Analysis:
             st.put(key, st.vals.get(key, frozenset()) | {("S", fact.id, 0)})
             return
         issued = st.vals.get(key)
-        if not issued:
+        attribute = "." in chain[-1][0] and "[" not in chain[-1][0]
+        if not issued and not attribute:
             return
         info = _receiver_info(callee.expr, self.infer)
         if not isinstance(info, TypeInfo) or info.fullname != STREAM:
+            return
+        if attribute:  # ``self.s.close()``: a later ``self.pending.wait()`` on this path
+            ckey = chain[-1][0] + CLOSED
+            self.compound_keys.add(ckey)
+            st.put(ckey, frozenset({("C", len(self.close_nodes), 0)}))
+            self.close_nodes.append(e)
+        if not issued:
             return
         started = {a[1] for a in issued if a[0] == "S"}
         for holder, atoms in sorted(st.vals.items()):
@@ -2247,6 +2284,8 @@ class Analysis:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
         self.completed.update(pids)
+        if self.close_nodes and key not in st.vals:
+            self.closed_before(node, key, st)
         for pid in pids & self.read_marks:  # reads of its buffer made before, on this path
             for moved in self.moved.get(pid, []):
                 for a in st.vals.get(moved + READS, ()):

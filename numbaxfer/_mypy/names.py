@@ -82,6 +82,9 @@ ISSUED: Final = ".\0issued"
 #: The state's key, under a path, for the reads of it made while a summary's sentinel
 #: stood for its entry value (``classes.py``: a read before the method's own take-back).
 READS: Final = ".\0reads"
+#: The state's key, under a stream's path, for a ``close()`` of it made on this path
+#: (``flow.on_stream``): a later completion of a transfer the object held at entry.
+CLOSED: Final = ".\0closed"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}

@@ -68,6 +68,7 @@ from mypy.nodes import (
     TryStmt,
     TupleExpr,
     TypeApplication,
+    TypeInfo,
     UnaryExpr,
     WhileStmt,
     WithStmt,
@@ -739,3 +740,31 @@ def is_formatting(callee: Expression) -> bool:
         and callee.name == "format"
         and isinstance(callee.expr, StrExpr)
     )
+
+
+def keeps_transfers_of(info: TypeInfo, attr: str, stream: str) -> bool:
+    """Does a method of the class store into ``self.<attr>`` what a method of its stream
+    ``self.<stream>`` returns (``self.pending = self.s.download(...)``)?"""
+    for item in info.defn.defs.body:
+        fn = item.func if isinstance(item, Decorator) else item
+        if not isinstance(fn, FuncDef) or not fn.arguments:
+            continue
+        me = fn.arguments[0].variable.name
+        todo: list[Node] = list(fn.body.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, AssignmentStmt) and isinstance(n.rvalue, CallExpr):
+                callee = n.rvalue.callee
+                recv = callee.expr if isinstance(callee, MemberExpr) else None
+                if _self_attr(recv, me) == stream and any(
+                    _self_attr(lv, me) == attr for lv in n.lvalues
+                ):
+                    return True
+            todo.extend(child_nodes(n))
+    return False
+
+
+def _self_attr(e: Expression | None, me: str) -> str | None:
+    if isinstance(e, MemberExpr) and isinstance(e.expr, NameExpr) and e.expr.name == me:
+        return e.name
+    return None

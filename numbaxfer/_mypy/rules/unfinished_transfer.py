@@ -23,8 +23,10 @@ CODE: Final = ErrorCode(
 )
 #: ``discard``: a transfer as an expression statement; ``drop``: its name rebound or
 #: deleted while pending; ``leak``: still pending at the end of the scope;
-#: ``close-pending``: its stream closed while it is pending (``flow.on_stream``).
-EVENTS: Final = frozenset({"discard", "drop", "leak", "close-pending"})
+#: ``close-pending``: its stream closed while it is pending (``flow.on_stream``);
+#: ``close-before-wait``: an object's stream closed before the same path completes the
+#: transfer an attribute held at entry (``flow.closed_before``).
+EVENTS: Final = frozenset({"discard", "drop", "leak", "close-pending", "close-before-wait"})
 
 
 def messages(an: Analysis, ev: Event) -> Iterator[Message]:
@@ -37,6 +39,15 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
 
 def _text(an: Analysis, ev: Event) -> str | None:
     facts = an.scope.facts
+    if ev.kind == "close-before-wait":
+        stream, line = ev.extra.rsplit(" ", 1)
+        name = display_path(ev.path)
+        return (
+            f'Stream "{stream}" is closed while "{name}" may still hold a transfer started on '
+            f'it: "{name}.wait()" comes only after, at line {line}, and close() refuses '
+            "(StreamClosedError) while a transfer started on the stream is not completed. "
+            f'Complete "{name}" first, then close the stream'
+        )
     if ev.kind == "discard":
         fact = facts[next(iter(ev.atoms))[1]]
         if not fact.confirmed:

@@ -1,5 +1,5 @@
 # RUN: raises StreamClosedError
-# XFAIL: miss (line 45): Worker.shutdown() closes the stream while self.pending may hold a download that step() started; Stream.close() refuses (StreamClosedError) while a transfer on the stream is unfinished; the checker ties close() to the transfers started on the stream in the same function only (here step() left the download in self.pending)
+# Reported at the close: shutdown() completes self.pending only after it (the close-before-wait rule).
 # Planted bug: shutdown() closes the stream before completing the last download (the
 # developer thought close() waits for the stream like synchronize()); close() is refused.
 from __future__ import annotations
