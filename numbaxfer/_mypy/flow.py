@@ -2152,7 +2152,11 @@ class Analysis:
         obj, _, attr = key.rpartition(".")
         if not obj or "." in attr or "[" in attr or "\0" in attr:
             return
-        target = node.callee.expr if isinstance(node, CallExpr) else getattr(node, "expr", None)
+        target: object = None
+        if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
+            target = node.callee.expr  # ``obj.t.wait()``
+        elif isinstance(node, AwaitExpr):
+            target = node.expr  # ``await obj.t``
         base = target.expr if isinstance(target, MemberExpr) else None
         info = self.receiver(base) if base is not None else None
         if not isinstance(info, TypeInfo):
