@@ -1032,6 +1032,8 @@ class Objects:
                     moved.append(path)
             else:
                 fact = self._fact(an, info, mv, path, call)
+            if isinstance(call, CallExpr) and an.borrowing():  # inside ``with obj.x.lend()``
+                an.borrow_conflict(call, path, "move", fact.id)
             atoms = frozenset({("M", fact.id, 0)})
             an.invalidate(path, st.get(path) | atoms if mv.maybe else atoms, st)
         for h, mv in sorted(ms.holders.items()):

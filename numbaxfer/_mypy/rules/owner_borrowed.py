@@ -36,6 +36,9 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if op == "move":
         callees = sorted({facts[i].callee + "()" for i in fact_ids})
         what = f'"{name}" is moved into {" / ".join(callees)}'
+        origins = sorted({facts[i].origin for i in fact_ids if facts[i].origin})
+        if origins:  # a method's summary (classes.py)
+            what += f" by {' / '.join(origins)}, called here,"
     elif op.startswith("launch#"):
         what = (
             f'"{name}" is passed to a kernel that may write it (its argument '
