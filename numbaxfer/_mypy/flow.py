@@ -157,6 +157,7 @@ from .syntax import (
     literal_truth,
     nested_functions,
     none_test_of,
+    reads_before_take_back,
     target_names,
     wants_repr,
 )
@@ -1181,6 +1182,20 @@ class Analysis:
             self.stack.pop()
         return head
 
+    def ring_reads(self, body: Block) -> None:
+        """A loop reading ``C[e]`` before its own take-back ``C[e] = t.wait()`` of
+        that element, then moving ``C[e]`` again (``syntax.reads_before_take_back``): at
+        the read the element may still be moved by an earlier iteration ("may")."""
+        for node, key, _line, movers in reads_before_take_back(body):
+            for call in movers:
+                fact = self.scope.fact_for(call, self.infer)
+                if fact is None or not fact.confirmed:
+                    continue
+                keys = [(c[-1][0] if (c := path_chain(a)) else "") for a in call.args]
+                if any(keys[i] == key for i in fact.consumed if i < len(keys)):
+                    self.event("use", node, key, frozenset({("M", fact.id, 0), OWN}))
+                    break
+
     def while_(self, s: WhileStmt, st: State) -> State | None:
         truth = literal_truth(s.expr)
         false_exit: list[State | None] = [None]
@@ -1198,6 +1213,7 @@ class Analysis:
 
         ctx = _Ctx("loop")
         ctx.elements = self.elems.loop(s, [])
+        self.ring_reads(s.body)
         self.loop(st, body, ctx)
         after = false_exit[0]
         self.elems.exit(ctx.elements, paths_of(after, *ctx.breaks), s.body)
@@ -1256,6 +1272,7 @@ class Analysis:
 
         ctx = _Ctx("loop")
         ctx.elements = elements
+        self.ring_reads(s.body)
         head = self.loop(r, body, ctx)
         self.elems.exit(elements, paths_of(head, *ctx.breaks), s.body)  # marks, see elements.py
         self.loop_ends([head, *ctx.breaks])

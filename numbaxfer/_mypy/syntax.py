@@ -86,6 +86,7 @@ from mypy.patterns import (
 )
 
 from .memo import by_node
+from .names import METADATA
 from .paths import path_chain, root_name
 from .state import State
 
@@ -527,7 +528,6 @@ def bound_and_declared(body: Node) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @by_node
-@by_node
 def free_reads(fn: FuncItem) -> frozenset[str]:
     """Path keys that ``fn`` (and functions nested in it) reads from enclosing scopes."""
     return frozenset(free_read_sites(fn))
@@ -768,3 +768,111 @@ def _self_attr(e: Expression | None, me: str) -> str | None:
     if isinstance(e, MemberExpr) and isinstance(e.expr, NameExpr) and e.expr.name == me:
         return e.name
     return None
+
+
+#: (the element read, its path key, the take-back's line, calls after the take-back
+#: with that element among their arguments)
+RingRead = tuple[IndexExpr, str, int, tuple[CallExpr, ...]]
+
+
+@by_node
+def reads_before_take_back(body: Block) -> tuple[RingRead, ...]:
+    """In a loop body: unconditional reads of an element ``C[e]`` (``with
+    bufs[k].write()``, not under an ``if``) in a statement before one that takes it back,
+    ``C[e] = t.wait()`` (at the top level of the body, or in an ``if`` there), with no
+    name of ``e`` bound in between: the loop's own take-back says ``C[e]`` may still be
+    moved from an earlier iteration at the read. Only where calls after the take-back
+    pass ``C[e]`` on (the flow engine checks that one moves it). Syntax only."""
+    stmts = body.body
+    backs: list[tuple[int, str, int]] = []
+    for j, st in enumerate(stmts):
+        for a in [st, *(x for b in _if_blocks(st) for x in b.body)]:
+            key = _take_back_key(a)
+            if key is not None:
+                backs.append((j, key, a.line))
+    if not backs:
+        return ()
+    out: list[RingRead] = []
+    for i, st in enumerate(stmts):
+        for node, key in _element_reads(st):
+            for j, bkey, line in backs:
+                if bkey != key or j <= i:
+                    continue
+                bound: set[str] = set()
+                for x in stmts[i:j]:
+                    statement_targets(x, bound)
+                if bound & _index_names(node):
+                    continue
+                movers = tuple(c for x in stmts[j + 1 :] for c in _calls_passing(x, key))
+                if movers:
+                    out.append((node, key, line, movers))
+                break
+    return tuple(out)
+
+
+def _if_blocks(st: Statement) -> list[Block]:
+    if not isinstance(st, IfStmt):
+        return []
+    blocks = list(st.body)
+    if st.else_body is not None:
+        blocks.append(st.else_body)
+    return blocks
+
+
+def _take_back_key(st: Statement) -> str | None:
+    """``C[e] = <...>.wait()``: the key of ``C[e]``."""
+    if not isinstance(st, AssignmentStmt) or len(st.lvalues) != 1:
+        return None
+    lv, rv = st.lvalues[0], st.rvalue
+    if not isinstance(lv, IndexExpr) or not isinstance(rv, CallExpr) or rv.args:
+        return None
+    if not isinstance(rv.callee, MemberExpr) or rv.callee.name != "wait":
+        return None
+    chain = path_chain(lv)
+    return chain[-1][0] if chain is not None else None
+
+
+def _element_reads(st: Statement) -> list[tuple[IndexExpr, str]]:
+    """Element paths ``C[e]`` the statement reads (not stores, not metadata)."""
+    out: list[tuple[IndexExpr, str]] = []
+    stores = {id(t) for t in stored_targets(st)} if isinstance(st, AssignmentStmt) else set()
+    todo: list[tuple[Node, Node | None]] = [(st, None)]
+    while todo:
+        n, parent = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef, IfStmt, MatchStmt, ForStmt, WhileStmt, TryStmt)):
+            continue  # (a read under a test may be guarded: silence)
+        if isinstance(n, IndexExpr) and id(n) not in stores:
+            meta = isinstance(parent, MemberExpr) and parent.name in METADATA
+            chain = path_chain(n)
+            if chain is not None and not meta:
+                out.append((n, chain[-1][0]))
+        todo.extend((c, n) for c in child_nodes(n))
+    return out
+
+
+def _index_names(e: IndexExpr) -> set[str]:
+    out: set[str] = set()
+    todo: list[Node] = [e.index]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, NameExpr):
+            out.add(n.name)
+        todo.extend(child_nodes(n))
+    return out
+
+
+def _calls_passing(st: Statement, key: str) -> list[CallExpr]:
+    out: list[CallExpr] = []
+    todo: list[Node] = [st]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, CallExpr):
+            for a in n.args:
+                chain = path_chain(a)
+                if chain is not None and chain[-1][0] == key:
+                    out.append(n)
+                    break
+        todo.extend(child_nodes(n))
+    return out
