@@ -82,7 +82,7 @@ from mypy.types import (
 )
 
 from .facts import Fact, map_actuals, static_type
-from .names import HANDLES
+from .names import HANDLES, ONE_DONE
 from .paths import display_path, path_chain, path_extends
 from .state import OWN, OWN_SET, Atom, Atoms, Chain, State
 from .syntax import FORMATTERS, bound_and_declared, child_nodes, stored_targets
@@ -462,6 +462,7 @@ class Elements:
         "compound_keys",
         "discarded",
         "discarded_loops",
+        "done_lines",
         "facts",
         "holders",
         "how",
@@ -489,6 +490,8 @@ class Elements:
         #: (``ring.push()``), for that method's summary to put back what it leaves alone
         self.owner_dropped: dict[str, Atoms] = {}
         self.owner_call: CallExpr | None = None
+        #: line of a wait() that completed one element of a container -> the container
+        self.done_lines: dict[int, str] = {}
         #: fact id -> the container whose elements it moved
         self.moved_in: dict[int, str] = {}
         #: container -> how its elements were moved (for messages), and the loop's line
@@ -544,6 +547,9 @@ class Elements:
             mark = st.vals.get(mark_of(container)) if self.active else None
             if mark is not None:
                 st.put(name, mark)
+            done = st.vals.get(container + ONE_DONE)
+            if done is not None:  # ``ups[0].wait()`` before ``for t in ups``
+                st.put(name, st.get(name) | done)
             for rest in sorted(self.attr_marks.get(container, ())):
                 got = st.vals.get(mark_of(container) + rest)
                 if got is not None:  # ``for job in jobs: job.host.read()``
@@ -1003,6 +1009,19 @@ class Elements:
         container = self.targets.get(key)
         if container is not None:
             self.discarded_loops.setdefault(container, e.line)
+
+    def one_done(self, container: str, line: int, st: State) -> None:
+        """An element of ``container``, a container the program filled with transfers
+        (``holders``), is completed here (``downs[0].wait()``, ``downs[first].wait()``):
+        kept under ``container + ONE_DONE`` for the loops over all of its elements
+        (``bind_targets``); a read of one element does not see it (another one)."""
+        fids = sorted(f for f, c in self.holders.items() if c == container)
+        if not fids:
+            return
+        key = container + ONE_DONE
+        self.done_lines[line] = container
+        self.compound_keys.add(key)
+        st.put(key, (st.get(key) - OWN_SET) | {("W", f, line) for f in fids} | {EITHER})
 
     def holder_of(self, fid: int, held_in: str | None) -> str | None:
         if fid in self.holders:

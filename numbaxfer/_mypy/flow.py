@@ -91,7 +91,7 @@ from .blocks import (
     pins_in_place,
     swallows,
 )
-from .elements import Elements, LoopElements
+from .elements import Elements, LoopElements, container_of
 from .facts import (
     WAIT_SIGNATURE,
     Fact,
@@ -2056,6 +2056,18 @@ class Analysis:
             cur = st
         else:
             cur = self.ex(callee, st)
+            if (
+                cur is not None
+                and self.elems.holders
+                and isinstance(callee, MemberExpr)
+                and callee.name == "wait"
+                and not e.args
+                and isinstance(callee.expr, IndexExpr)
+                and wait_chain is None
+            ):  # ``downs[next(iter(downs))].wait()``: some element
+                base = path_chain(callee.expr.base)
+                if base is not None:
+                    self.elems.one_done(base[-1][0], e.line, cur)
         formatting = fact is None and is_formatting(callee)
         for a in e.args:
             if cur is None:
@@ -2305,6 +2317,10 @@ class Analysis:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
         self.completed.update(pids)
+        if key.endswith("]") and self.elems.holders:
+            container = container_of(key)
+            if container is not None:
+                self.elems.one_done(container, node.line, st)
         if self.close_nodes and key not in st.vals:
             self.closed_before(node, key, st)
         for pid in pids & self.read_marks:  # reads of its buffer made before, on this path

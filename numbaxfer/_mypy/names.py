@@ -85,6 +85,9 @@ READS: Final = ".\0reads"
 #: The state's key, under a stream's path, for a ``close()`` of it made on this path
 #: (``flow.on_stream``): a later completion of a transfer the object held at entry.
 CLOSED: Final = ".\0closed"
+#: The state's key, under a container of transfers, for the completion of one of its
+#: elements (``ups[0].wait()``): a loop over all its elements then completes it again.
+ONE_DONE: Final = ".\0one-done"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}

@@ -41,6 +41,14 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             f'use the arrays the first waits returned, or take each transfer out of "{box}" '
             f'as you complete it ("{box}.pop(k).wait()", or clear "{box}" after the loop)'
         )
+    ones = sorted({an.elems.done_lines[x] for x in first if x in an.elems.done_lines})
+    if not loops and ones:  # ``downs[0].wait()`` before ``for t in downs``
+        box = display_path(ones[0])
+        subject += f' (an element of "{box}", one of which was completed before the loop)'
+        fix = (
+            f'take that transfer out of "{box}" as you complete it ("{box}.pop(k).wait()"), '
+            "or leave its element out of the loop"
+        )
     text = (
         f"{subject} {verb}: wait() was already called on it at "
         f"{lines_text(first)}{' on some path' if maybe else ''}, and gave its array "

@@ -1,5 +1,4 @@
 # RUN: raises UseAfterTransferError
-# XFAIL: miss (line 40): downloads[next(iter(downloads))].wait() completes one element of a dict of transfers by an index no path spells, then the comprehension waits every element again; the completion of a single element is not recorded on its container
 # Planted bug: the first channel's download is waited early as a dtype probe, then the comprehension waits it again.
 """Per-channel gain over a bank of pinned buffers, with chained upload -> download."""
 from __future__ import annotations
