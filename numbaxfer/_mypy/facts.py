@@ -18,6 +18,7 @@ from mypy.nodes import (
     Decorator,
     Expression,
     FuncDef,
+    FuncItem,
     MemberExpr,
     NameExpr,
     Node,
@@ -41,6 +42,7 @@ from .memo import by_node
 from .names import (
     CONSUMED,
     GENERATOR_CMS,
+    GENERATOR_TYPES,
     HANDLES,
     INERT_TYPES,
     LEND_SCOPE,
@@ -501,3 +503,16 @@ def predict_fact(
         return None
     arg_types = sig.arg_types[1:] if skip_self else sig.arg_types
     return fact_from_signature(call, arg_types, sig.ret_type, actuals, name, False, False)
+
+
+def sends_handles(fn: object) -> bool:
+    """Is ``fn`` a generator declared to take a numbaxfer handle back through ``send()``
+    (``-> Generator[Host, Host, None]``)?"""
+    sig = fn.type if isinstance(fn, FuncItem) else None
+    ret = get_proper_type(sig.ret_type) if isinstance(sig, CallableType) else None
+    if not isinstance(ret, Instance) or ret.type.fullname not in GENERATOR_TYPES:
+        return False
+    if len(ret.args) < 2:
+        return False
+    sent = get_proper_type(ret.args[1])
+    return isinstance(sent, Instance) and sent.type.fullname in HANDLES

@@ -101,6 +101,7 @@ from .facts import (
     is_lent_handle,
     is_transfer,
     result_info,
+    sends_handles,
     static_type,
 )
 from .fields import constructor_fields
@@ -118,6 +119,7 @@ from .names import (
     READS,
     STREAM,
     TRANSFER_NEUTRAL,
+    YIELDED,
     in_library,
 )
 from .paths import (
@@ -535,6 +537,8 @@ class Analysis:
                 if fact is not None and fact.producer and s is not self.raiser:
                     self.event("discard", e, "", frozenset({("D", fact.id, 0)}))
                 self.elems.note_discard(e, st)  # ``up.wait()``: its result is lost
+            if isinstance(e, YieldExpr) and e.expr is not None and sends_handles(self.scope.node):
+                return self.yield_away(e, st)
             return self.ex(e, st)
         if isinstance(s, AssignmentStmt):
             return self.assign(s, st)
@@ -1181,6 +1185,33 @@ class Analysis:
         finally:
             self.stack.pop()
         return head
+
+    def yield_away(self, e: YieldExpr, st: State) -> State | None:
+        """``yield buf`` as a statement in a generator that takes the handle back through
+        ``send()``: the consumer has the buffer (and may move it) and sends back the one
+        to use, which the statement drops. ``buf`` is moved by the yield: a use before
+        it is rebound (``buf = yield buf``) is reported."""
+        cur = self.ex(e, st)
+        chain = path_chain(e.expr) if e.expr is not None else None
+        if cur is None or chain is None:
+            return cur
+        key = chain[-1][0]
+        fact = self.scope.origin_facts.get(("<yield>", f"{e.line}:{e.column}"))
+        if fact is None:
+            fact = Fact(CallExpr(NameExpr("yield"), [], [], []), YIELDED, True)
+            fact.line, fact.end = e.line, (e.line, e.column)
+            fact.via = (
+                f"the yield at line {e.line} handed it to the consumer, which may have moved it "
+                "and sends back the buffer to use; this generator drops that one: bind it, "
+                f'"{display_path(key)} = yield {display_path(key)}"'
+            )
+            self.scope.add(fact)
+            self.scope.origin_facts[("<yield>", f"{e.line}:{e.column}")] = fact
+        self.moved.setdefault(fact.id, [])
+        if key not in self.moved[fact.id]:
+            self.moved[fact.id].append(key)
+        self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
+        return cur
 
     def ring_reads(self, body: Block) -> None:
         """A loop reading ``C[e]`` before its own take-back ``C[e] = t.wait()`` of

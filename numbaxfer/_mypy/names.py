@@ -64,6 +64,10 @@ EXPECTS_RAISE: Final = frozenset({"_pytest.raises.raises", "_pytest.python_api.r
 HANDLES: Final = frozenset(
     {"numbaxfer._host.PinnedArray", "numbaxfer._device.DeviceArray", "numbaxfer._stream.Stream"}
 )
+#: The callee of the fact standing for ``yield buf`` handing ``buf`` out (flow.yield_away).
+YIELDED: Final = "<yield>"
+#: Generator types whose second argument is what ``send()`` gives the generator.
+GENERATOR_TYPES: Final = frozenset({"typing.Generator", "collections.abc.Generator"})
 #: (Also ``done()`` and ``completed`` of a transfer handed on to a chained one: the
 #: runtime answers them, True, without touching the transfer.)
 METADATA: Final = frozenset(

@@ -52,6 +52,7 @@ from .facts import (
     is_lent_handle,
     map_actuals,
     ret_kind,
+    sends_handles,
     short_name,
     signature_matters,
     transfer_items,
@@ -70,6 +71,7 @@ from .paths import position_key
 from .rules import collect_messages
 from .scope import Scope
 from .state import Message
+from .syntax import yields_away
 
 #: Bump when the plugin's behaviour changes on purpose; the incremental cache key also
 #: holds a digest of every module of the plugin (see ``source_digest``).
@@ -449,7 +451,7 @@ class NumbaxferPlugin(Plugin):
             if (
                 scope is not None
                 and isinstance(call, CallExpr)
-                and borrow_may_conflict(scope.body, call)
+                and (borrow_may_conflict(scope.body, call) or _yields_handles_away(scope))
             ):
                 self._on_object_use(ctx.api)
             return
@@ -694,3 +696,10 @@ def plugin(version: str) -> type[Plugin]:
         )
         raise SystemExit(2)
     return NumbaxferPlugin
+
+
+def _yields_handles_away(scope: Scope) -> bool:
+    """A generator taking handles back through ``send()`` whose body drops what a
+    ``yield`` gets back (``flow.yield_away``): its body moves what it yields."""
+    fn = scope.node
+    return isinstance(fn, FuncItem) and sends_handles(fn) and yields_away(fn)

@@ -876,3 +876,23 @@ def _calls_passing(st: Statement, key: str) -> list[CallExpr]:
                     break
         todo.extend(child_nodes(n))
     return out
+
+
+@by_node
+def yields_away(fn: FuncItem) -> bool:
+    """Does ``fn``'s body (not a nested function's) hold ``yield <path>`` as a statement
+    (what ``send()`` gives back is dropped)?"""
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if (
+            isinstance(n, ExpressionStmt)
+            and isinstance(n.expr, YieldExpr)
+            and n.expr.expr is not None
+            and path_chain(n.expr.expr) is not None
+        ):
+            return True
+        todo.extend(child_nodes(n))
+    return False

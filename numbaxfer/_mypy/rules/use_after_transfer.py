@@ -11,7 +11,7 @@ from mypy.errorcodes import ErrorCode
 from ..elements import ELEMENT, MARK, marked_container
 from ..facts import Fact
 from ..flow import Analysis, Event
-from ..names import CLOSURE_READ
+from ..names import CLOSURE_READ, YIELDED
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
@@ -82,6 +82,8 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     )
     if moves[0].via:  # not moved here: a call handed it out moved (inputs.py)
         text = f"{subject} {verb} after {moves[0].via}; {fix}"
+    if moves[0].callee == YIELDED:  # ``yield buf`` dropping what send() gives back
+        text = f"{subject} {verb} after {moves[0].via}"
     yield (CODE, ev.node, text, ev.dedupe())
 
 

@@ -1,5 +1,4 @@
 # RUN: raises UseAfterTransferError
-# XFAIL: miss (line 30): the generator yields buf, drops what send() gives back, and writes buf again after the consumer moved it; a handle handed out by a yield is not followed
 # Planted bug: the generator ignores the buffer sent back and refills its own `buf`, which the consumer moved into an upload.
 """A staging generator refills one pinned buffer; the consumer sends it back after each copy."""
 from __future__ import annotations
@@ -31,8 +30,8 @@ def staged_chunks(data: NDArray[np.float32], chunk: int) -> Generator[HostF, Hos
         with buf.write() as v:  # E: use-after-transfer
             v[: piece.size] = piece
             v[piece.size :] = -np.inf
-        yield buf
-    buf.free()
+        yield buf  # E: use-after-transfer "the yield at line 33 handed it to the consumer"
+    buf.free()  # E: use-after-transfer "bind it, \"buf = yield buf\""
 
 
 def reduce_max(data: NDArray[np.float32], chunk: int) -> NDArray[np.float32]:
