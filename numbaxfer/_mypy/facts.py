@@ -367,6 +367,8 @@ def static_type(e: Expression) -> Type | None:
     if isinstance(e, MemberExpr):
         base = static_type(e.expr)
         p = get_proper_type(base) if base is not None else None
+        if isinstance(p, TupleType):  # a NamedTuple: its fields are its class's
+            p = p.partial_fallback
         if isinstance(p, Instance):
             sym = p.type.get(e.name)
             if sym is not None and isinstance(sym.node, Var):
@@ -418,6 +420,8 @@ def _receiver_info(
     (then the variable whose type mypy has not inferred is added to ``untyped``)."""
     t = static_type(e)
     p = get_proper_type(t) if t is not None else None
+    if isinstance(p, TupleType):  # a NamedTuple: its methods are its class's
+        p = p.partial_fallback
     if isinstance(p, Instance):
         return p.type
     if p is not None:

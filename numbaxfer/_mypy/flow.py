@@ -73,7 +73,7 @@ from mypy.patterns import (
     Pattern,
     ValuePattern,
 )
-from mypy.types import CallableType, Instance, TypeVarType, get_proper_type
+from mypy.types import CallableType, Instance, TupleType, TypeVarType, get_proper_type
 
 from .blocks import (
     BORROW_BREAKERS,
@@ -163,6 +163,25 @@ from .syntax import (
     target_names,
     wants_repr,
 )
+
+
+def _lone_stream(info: TypeInfo, stream: str, attr: str) -> bool:
+    """Is ``stream`` the only attribute of the class declared a numbaxfer Stream, and
+    ``attr`` one declared a transfer (``@dataclass class Job: stream: nx.Stream[...];
+    upload: nx.Transfer[...]``)? Then a transfer it holds was started on that stream,
+    as far as the class shows."""
+    streams: list[str] = []
+    held = False
+    for name, sym in info.names.items():
+        if "-" in name:
+            continue  # mypy's own (a NamedTuple's ``x-redefinition``)
+        t = sym.node.type if isinstance(sym.node, Var) else None
+        p = get_proper_type(t) if t is not None else None
+        if isinstance(p, Instance) and p.type.fullname == STREAM:
+            streams.append(name)
+        elif name == attr and t is not None:
+            held = is_transfer(t)
+    return held and streams == [stream]
 
 
 def _taken_element(e: Expression) -> Chain | None:
@@ -382,6 +401,8 @@ class Analysis:
         if t is None:
             return _receiver_info(e, self.infer, self.scope.untyped)
         p = get_proper_type(t)
+        if isinstance(p, TupleType):  # a NamedTuple
+            p = p.partial_fallback
         info = p.type if isinstance(p, Instance) else None
         self._receivers[id(e)] = (e, info)
         return info
@@ -2225,7 +2246,9 @@ class Analysis:
             if not ckey.endswith(CLOSED) or not ckey.startswith(obj + "."):
                 continue
             stream = ckey[len(obj) + 1 : -len(CLOSED)]
-            if "." in stream or not keeps_transfers_of(info, attr, stream):
+            if "." in stream or not (
+                keeps_transfers_of(info, attr, stream) or _lone_stream(info, stream, attr)
+            ):
                 continue
             for a in atoms:
                 if a[0] == "C":
@@ -2254,14 +2277,17 @@ class Analysis:
         attribute = "." in chain[-1][0] and "[" not in chain[-1][0]
         if not issued and not attribute:
             return
-        info = _receiver_info(callee.expr, self.infer)
+        info = self.receiver(callee.expr)
         if not isinstance(info, TypeInfo) or info.fullname != STREAM:
             return
         if attribute:  # ``self.s.close()``: a later ``self.pending.wait()`` on this path
             ckey = chain[-1][0] + CLOSED
             self.compound_keys.add(ckey)
-            st.put(ckey, frozenset({("C", len(self.close_nodes), 0)}))
-            self.close_nodes.append(e)
+            idx = next((i for i, c in enumerate(self.close_nodes) if c is e), None)
+            if idx is None:
+                idx = len(self.close_nodes)
+                self.close_nodes.append(e)
+            st.put(ckey, frozenset({("C", idx, 0)}))
         if not issued:
             return
         started = {a[1] for a in issued if a[0] == "S"}
