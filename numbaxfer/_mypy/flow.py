@@ -91,7 +91,7 @@ from .blocks import (
     pins_in_place,
     swallows,
 )
-from .elements import Elements, LoopElements, container_of
+from .elements import Elements, LoopElements, container_of, user_call
 from .facts import (
     WAIT_SIGNATURE,
     Fact,
@@ -136,6 +136,7 @@ from .state import (
     EXC_PENDING,
     OWN,
     OWN_SET,
+    STORED,
     TRANSFER_KINDS,
     Atoms,
     Chain,
@@ -163,6 +164,17 @@ from .syntax import (
     target_names,
     wants_repr,
 )
+
+
+def _handed_on(atoms: Atoms) -> Atoms:
+    """``atoms`` with their pending transfers (and those stored here) handed on."""
+    return frozenset(
+        ("E", a[1], 0) if a[0] == "P" or (a[0] == "E" and a[2] == STORED) else a for a in atoms
+    )
+
+
+#: Names that are constants, never an object a path could alias.
+CONSTANTS: Final = frozenset({"builtins.None", "builtins.True", "builtins.False"})
 
 
 def _lone_stream(info: TypeInfo, stream: str, attr: str) -> bool:
@@ -345,6 +357,13 @@ class Analysis:
         self.early_reads: dict[int, list[Context]] = {}
         #: the ``close()`` calls of streams held in attributes (``on_stream``)
         self.close_nodes: list[CallExpr] = []
+        #: has some path stored a transfer into an attribute (``STORED``)?
+        self.stored_any = False
+        #: ... transfers so stored that some path then handed on -> where: the lines, and
+        #: the innermost loops (the ``id`` of their statement, 0 for none)
+        self.stored_handed: dict[int, set[tuple[int, int]]] = {}
+        #: drop events of such transfers -> (line, innermost loop) of the drop
+        self.stored_drops: dict[int, tuple[int, int]] = {}
         #: every transfer (fact id) some wait() or await completed on some path
         self.completed: set[int] = set()
         #: every attribute/index path this analysis has put into a state
@@ -818,6 +837,8 @@ class Analysis:
                 if self.value_info(other, st)[0] == "fresh":
                     return ("value", held | OWN_SET)
             return ("fresh", None)
+        if isinstance(rv, NameExpr) and rv.fullname in CONSTANTS:
+            return ("fresh", None)  # ``snap = None``: no alias of a constant
         chain = path_chain(rv)
         if chain is not None:
             key = chain[-1][0]
@@ -908,13 +929,19 @@ class Analysis:
                 st.put(key, frozenset({("P", payload.id, 0)}) | nothing)
                 self.binds[payload.id] = (key, node)
             else:
-                st.put(key, frozenset({("E", payload.id, 0)}) | nothing)
+                extra = STORED if isinstance(node, MemberExpr) else 0
+                st.put(key, frozenset({("E", payload.id, extra)}) | nothing)
+                self.stored_any = self.stored_any or bool(extra)
                 if not is_name:
                     self.held_in.setdefault(payload.id, key)
         elif kind == "value" and isinstance(payload, frozenset):
             st.put(key, payload)
         elif kind == "copy" and isinstance(payload, tuple):
             src, atoms = payload
+            if self.stored_any and any(a[0] == "E" and a[2] == STORED for a in atoms):
+                self.note_handed(atoms, node.line)
+                atoms = _handed_on(atoms)  # ``t = mon.pending``: another name has it
+                st.put(src, atoms)
             if src != key:
                 st.put(key, atoms)
                 if is_name:
@@ -939,7 +966,20 @@ class Analysis:
         self.partials.pop(key, None)
         self.generators.pop(key, None)
         old = st.vals.get(key)
-        if old is not None and any(a[0] == "P" for a in old) and isinstance(node, Context):
+        # A transfer stored into this attribute here and not handed on since, on any
+        # path (where some path handed it on, it may be complete: silence)
+        pending = old is not None and (
+            any(a[0] == "P" for a in old)
+            or bool(
+                {a[1] for a in old if a[0] == "E" and a[2] == STORED}
+                - {a[1] for a in old if a[0] == "E" and a[2] != STORED}
+            )
+        )
+        if pending and old is not None and isinstance(node, Context):
+            le = self.innermost_loop()
+            for a in old:
+                if a[0] == "E" and a[2] == STORED:
+                    self.stored_drops[a[1]] = (node.line, id(le.stmt) if le is not None else 0)
             self.event("drop", node, key, old)
         self.lose(st.vals.pop(key, None))
         for k in self.compound_keys:  # only compound paths can extend or depend on key
@@ -1745,6 +1785,8 @@ class Analysis:
         if type(e) in LEAVES:
             return st
         if isinstance(e, AwaitExpr):
+            if self.stored_any:
+                self.hand_on_stored(st, e.line)  # other tasks run meanwhile
             awaited = self.await_(e, st)
             if awaited is not None and self.elems.attr_marks:
                 self.elems.clear_attrs(awaited)  # other code runs meanwhile (elements.py)
@@ -1823,8 +1865,11 @@ class Analysis:
                 return None
             if isinstance(child, Expression):
                 cur = self.ex(child, cur)
-        if cur is not None and self.elems.attr_marks and isinstance(e, (YieldExpr, YieldFromExpr)):
-            self.elems.clear_attrs(cur)  # the consumer runs: it may put attributes back
+        if cur is not None and isinstance(e, (YieldExpr, YieldFromExpr)):
+            if self.elems.attr_marks:
+                self.elems.clear_attrs(cur)  # the consumer runs: it may put attributes back
+            if self.stored_any:
+                self.hand_on_stored(cur, e.line)  # ... or complete what attributes hold
         return cur
 
     def comprehension(self, g: GeneratorExpr | DictionaryComprehension, st: State) -> State | None:
@@ -1928,11 +1973,49 @@ class Analysis:
                     self.event("use", node, key, atoms, via)
                     if self.read_marks:
                         self.note_read(node, key, atoms, st)
-            if escape and any(a[0] == "P" for a in atoms):
+            if escape and any(a[0] == "P" or (a[0] == "E" and a[2] == STORED) for a in atoms):
                 nxt = chain[i + 1][0] if i + 1 < len(chain) else None
                 attr = nxt[len(key) + 1 :] if nxt is not None else None
                 if attr is None or attr not in TRANSFER_NEUTRAL:
-                    st.put(key, frozenset(("E", a[1], 0) if a[0] == "P" else a for a in atoms))
+                    self.note_handed(atoms, node.line)
+                    st.put(key, _handed_on(atoms))
+
+    def library_method(self, e: CallExpr) -> bool:
+        """``s.launch(...)``: a method of one of numbaxfer's classes (it runs none of the
+        program's Python code on the objects it is not given)."""
+        callee = e.callee
+        if not isinstance(callee, MemberExpr):
+            return False
+        info = self.receiver(callee.expr)
+        return isinstance(info, TypeInfo) and in_library(info.fullname)
+
+    def note_handed(self, atoms: Atoms, line: int) -> None:
+        le = self.innermost_loop()
+        where = (line, id(le.stmt) if le is not None else 0)
+        for a in atoms:
+            if a[0] == "E" and a[2] == STORED:
+                self.stored_handed.setdefault(a[1], set()).add(where)
+
+    def stored_dropped(self, fid: int) -> bool:
+        """Is the drop of ``fid`` (stored into an attribute here) certain enough to
+        report: no path hands it on before the drop (an earlier line, or anywhere in the
+        loop the drop is in: an earlier iteration)?"""
+        drop = self.stored_drops.get(fid)
+        if drop is None:
+            return False
+        line, loop = drop
+        return not any(
+            at < line or (loop and in_loop == loop)
+            for at, in_loop in self.stored_handed.get(fid, ())
+        )
+
+    def hand_on_stored(self, st: State, line: int) -> None:
+        """Transfers stored into attributes here (``STORED``) become plain hand-ons:
+        code of the program runs (a call, ``yield``, ``await``) and may complete them."""
+        for key, atoms in list(st.vals.items()):
+            if any(a[0] == "E" and a[2] == STORED for a in atoms):
+                self.note_handed(atoms, line)
+                st.vals[key] = _handed_on(atoms)
 
     def note_read(self, node: Context, key: str, atoms: Atoms, st: State) -> None:
         """A read of ``key`` while it holds one of ``read_marks``: kept under
@@ -2143,6 +2226,8 @@ class Analysis:
             return None
         if self.elems.active:  # a marked container passed on, or a method of it called
             self.elems.call(e, fact, cur, self.element_use)
+        if self.stored_any and fact is None and user_call(e) and not self.library_method(e):
+            self.hand_on_stored(cur, e.line)  # the program's code runs: it may complete them
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
             added = e.args[0] if len(e.args) == 1 else None
             if isinstance(added, CallExpr) and callee.name in ELEMENT_ADDS:

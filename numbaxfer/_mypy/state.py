@@ -19,7 +19,8 @@ from mypy.nodes import (
 #   O  usable                          M  moved by fact
 #   P  pending transfer from fact      E  transfer handed on (escaped: not ours to check)
 #      (extra EXC_PENDING: pending where an exception was raised; its leak there is
-#      not reported, but nothing completed it: ``completed`` is False on that path)
+#      not reported, but nothing completed it: ``completed`` is False on that path;
+#      extra STORED: stored into an attribute here, see ``STORED``)
 #   W  transfer completed (extra: line of the wait)
 #   X  lent handle whose block ended (fact: the lend call)
 #   U  handle of an ``nx.pinned``/``nx.mapped`` block that ended (not a fact: the line
@@ -35,6 +36,11 @@ OWN_SET: Final[Atoms] = frozenset({OWN})
 TRANSFER_KINDS: Final = frozenset({"P", "W", "E"})
 #: The extra of an E atom that stands for a transfer pending on an exceptional path.
 EXC_PENDING: Final = 1
+#: The extra of an E atom that stands for a transfer this scope stored into an attribute
+#: (``mon.pending = s.download(...)``): the object's now, but overwriting the attribute
+#: before other code ran drops it. Any call of the program's code, ``yield``, ``await``
+#: or a read handing it on makes it a plain hand-on (extra 0).
+STORED: Final = 2
 Chain: TypeAlias = list[tuple[str, Expression]]
 PosKey: TypeAlias = tuple[int, int, int, int]
 Message: TypeAlias = "tuple[ErrorCode, Context, str, tuple[object, ...]]"

@@ -12,7 +12,7 @@ from mypy.nodes import CallExpr
 
 from ..flow import Analysis, Event
 from ..paths import display_path, path_chain, root_name
-from ..state import Message
+from ..state import STORED, Message
 from ..wording import fact_order, taken_back
 from .codes import CATEGORY
 
@@ -67,7 +67,16 @@ def _text(an: Analysis, ev: Event) -> str | None:
             f'{what}the copy is never waited for. Bind it and complete it: "t = {shown}(...)", '
             f'then "{back} = t.wait()"'
         )
-    pending = sorted({facts[a[1]] for a in ev.atoms if a[0] == "P"}, key=fact_order)
+    pending = sorted(
+        {
+            facts[a[1]]
+            for a in ev.atoms
+            if a[0] == "P"
+            # stored into an attribute here and handed on on no path (flow.set_value)
+            or (a[0] == "E" and a[2] == STORED and an.stored_dropped(a[1]))
+        },
+        key=fact_order,
+    )
     if ev.kind in ("leak", "close-pending"):
         pending = [facts[int(ev.extra.split(" ")[0])]]
     # A transfer held in an attribute by a method (classes.py) is the object's: not
@@ -76,7 +85,7 @@ def _text(an: Analysis, ev: Event) -> str | None:
     if not pending:
         return None
     fact = pending[0]
-    maybe = any(a[0] != "P" for a in ev.atoms)
+    maybe = any(a[0] != "P" and not (a[0] == "E" and a[2] == STORED) for a in ev.atoms)
     name = display_path(ev.path)
     moved = an.moved.get(fact.id, [])
     back = taken_back(an, fact, display_path(moved[0])) if moved else "arr"
