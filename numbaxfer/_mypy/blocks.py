@@ -76,7 +76,7 @@ ELEMENT_ADDS: Final = frozenset({"append", "appendleft", "add", "put", "put_nowa
 #: Rule 3: what the owner may not do while its block is open (besides being moved).
 #: A lend leaves it readable (and lendable again); an open write() view leaves it nothing.
 BORROW_BREAKERS: Final = {
-    "lend": frozenset({"write", "free"}),
+    "lend": frozenset({"write", "free", "close"}),
     "write": frozenset({"write", "free", "read", "lend"}),
 }
 

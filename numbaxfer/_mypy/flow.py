@@ -173,6 +173,8 @@ def _handed_on(atoms: Atoms) -> Atoms:
     )
 
 
+#: Methods of a handle that a lend or write() block of it refuses (some of them).
+BORROW_METHODS: Final = BORROW_BREAKERS["write"] | BORROW_BREAKERS["lend"]
 #: Names that are constants, never an object a path could alias.
 CONSTANTS: Final = frozenset({"builtins.None", "builtins.True", "builtins.False"})
 
@@ -2257,7 +2259,7 @@ class Analysis:
                     if chain[-1][0] not in self.moved[fact.id]:
                         self.moved[fact.id].append(chain[-1][0])
                     self.invalidate(chain[-1][0], frozenset({("M", fact.id, 0)}), cur)
-        if isinstance(callee, MemberExpr) and callee.name in BORROW_BREAKERS["write"]:
+        if isinstance(callee, MemberExpr) and callee.name in BORROW_METHODS:
             chain = path_chain(callee.expr)
             if chain is None and self.borrowing():  # ``tables.pop(key).free()``
                 chain = _taken_element(callee.expr)

@@ -49,8 +49,9 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if kind == "lend":
         text = (
             f'{what} while it is lent: its "with {name}.lend()" block (line {line}) is still '
-            "open, and a lent buffer may only be read. Do it after the block ends, or read "
-            "what you need through the lent handle first"
+            "open, and a lent handle's owner may only be read (not written, moved, freed or "
+            "closed). Do it after the block ends, or read what you need through the lent "
+            "handle first"
         )
     else:
         text = (
