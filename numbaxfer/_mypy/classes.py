@@ -56,10 +56,10 @@ from mypy.nodes import (
     Var,
     YieldExpr,
 )
-from mypy.types import CallableType
+from mypy.types import CallableType, Instance, UnionType, get_proper_type
 
 from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
-from .facts import Fact, map_actuals, ret_kind
+from .facts import Fact, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
 from .inputs import Inputs, super_method
@@ -276,6 +276,27 @@ def _plain_init(fn: FuncDef, cands: set[str]) -> set[str] | None:
             return None  # ``self`` itself handed on
         todo.extend(child_nodes(n))
     return assigned
+
+
+def _param_class(fn: FuncDef, name: str) -> TypeInfo | None:
+    """The class of the parameter ``name`` of ``fn``, as declared."""
+    sig = fn.type
+    if not isinstance(sig, CallableType):
+        return None
+    for arg, t in zip(fn.arguments, sig.arg_types, strict=False):
+        if arg.variable.name == name:
+            p = get_proper_type(t)
+            return p.type if isinstance(p, Instance) else None
+    return None
+
+
+def _holds_transfer(info: TypeInfo | None, attr: str) -> bool:
+    """Is ``attr`` declared a transfer (or an optional one) in ``info``?"""
+    sym = info.get(attr) if info is not None else None
+    t = sym.node.type if sym is not None and isinstance(sym.node, Var) else None
+    p = get_proper_type(t) if t is not None else None
+    items = p.items if isinstance(p, UnionType) else [p]
+    return any(is_transfer(i) for i in items if i is not None)
 
 
 def _rebound(an: Analysis, path: str) -> bool:
@@ -514,12 +535,19 @@ class Objects:
         owner: dict[int, str] = {}
         paired: set[int] = set()
         holders = set(pairs.values())
+        obj_info = info if info is not None else _param_class(fn, me)
+        held_at_entry: dict[int, str] = {}  # sentinel -> a transfer attribute's entry value
         for c in sorted(cands):
             key = f"{me}.{c}"
             an.compound_keys.add(key)
             if c in holders and c not in pairs:
                 continue
             pid = sentinel()
+            if c not in pairs and _holds_transfer(obj_info, c):
+                # ``job.transfer``: a transfer at entry (``job.transfer.wait()`` completes it)
+                held_at_entry[pid] = c
+                entry.put(key, frozenset({("P", pid, 0)}))
+                continue
             owner[pid] = c
             entry.put(key, frozenset({("M", pid, 0)}))
             if c in pairs:
@@ -613,6 +641,12 @@ class Objects:
             src = next(iter(srcs)) if len(srcs) == 1 else None
             if src is not None and src != c and atoms == start.get(src):
                 ms.copies[c] = src
+        for pid, c in held_at_entry.items():  # not a pair's (``job.transfer.wait()``)
+            if pid not in an.completed:
+                continue
+            ms.waits.add(c)
+            if any(a[0] == "W" and a[1] == pid for a in final.get(f"{me}.{c}")):
+                ms.completes.add(c)  # and left there, completed
         for pid, c in owner.items():  # the transfers held at entry (``pairs``)
             h = pairs.get(c)
             if h is None or pid not in an.completed:
@@ -1002,14 +1036,14 @@ class Objects:
         for h in sorted(ms.waits):  # it completes the transfer held there
             path = f"{obj}.{h}"
             atoms = st.get(path)
-            if any(a[0] == "W" for a in atoms):
+            if any(a[0] == "W" for a in atoms) and not an.guarded_element_wait(call, path, atoms):
                 an.event("twice", call, path, atoms)
         for h in sorted(ms.completes):  # ... and leaves it there, completed
             path = f"{obj}.{h}"
             pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
-            if pids:
-                st.put(path, frozenset(("W", pid, call.line) for pid in pids))
-                an.compound_keys.add(path)
+            # (what it held is not known here: whatever it was, it is completed now)
+            st.put(path, frozenset(("W", pid, call.line) for pid in pids or [-1]))
+            an.compound_keys.add(path)
         self._apply_elements(an, call, st, info, ms, obj, label)
         copied = {c: st.get(f"{obj}.{src}") for c, src in sorted(ms.copies.items())}
         for attr in sorted(ms.restores):

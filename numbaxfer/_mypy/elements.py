@@ -415,6 +415,8 @@ class LoopElements:
         "attr_moved",
         "attr_seen",
         "attr_via",
+        "attr_waited",
+        "attr_wpartial",
         "first",
         "last",
         "moved",
@@ -448,6 +450,11 @@ class LoopElements:
         self.waited: dict[str, set[Atom]] = {}
         #: containers that some iteration left without completing the element
         self.wpartial: set[str] = set()
+        #: (container, ".transfer") -> completions (W atoms) of that attribute of its
+        #: elements, through the loop variable (``collect(job)`` waiting job.transfer)
+        self.attr_waited: dict[tuple[str, str], set[Atom]] = {}
+        #: ... those some iteration left without completing it
+        self.attr_wpartial: set[tuple[str, str]] = set()
 
 
 class Elements:
@@ -582,6 +589,12 @@ class Elements:
                 for key, atoms in st.vals.items():
                     if not key.startswith(prefix) or "[" in key or "<" in key:
                         continue
+                    done = {a for a in atoms if a[0] == "W" and le.first <= a[2] <= le.last}
+                    if done:  # ``collect(job)`` completed ``job.transfer`` in place
+                        split = (container, key[len(name) :])
+                        le.attr_waited.setdefault(split, set()).update(done)
+                        if len(done) < len(atoms):
+                            le.attr_wpartial.add(split)
                     fids = {
                         a[1]
                         for a in atoms
@@ -623,7 +636,7 @@ class Elements:
         for name, container, _keyed in le.pairs:
             if self.targets.get(name) == container:
                 del self.targets[name]
-        if not le.moved and not le.attr_moved and not le.waited and not self.active:
+        if not (le.moved or le.attr_moved or le.waited or le.attr_waited or self.active):
             return
         stores = self.stores(body) if body is not None else None
         restored: tuple[bool, frozenset[str]] | None = None  # asked only for a mark
@@ -677,6 +690,19 @@ class Elements:
 
     def _attr_marks(self, le: LoopElements, st: State, stores: frozenset[str] | None) -> None:
         """The attribute marks the loop ``le`` makes in ``st``, its exit state."""
+        for (container, rest), done in sorted(le.attr_waited.items()):
+            if stores and _touched_elements(container, stores, le.attr_via):
+                continue
+            atoms: set[Atom] = set(done)
+            if (container, rest) in le.attr_wpartial:
+                atoms.add(EITHER)  # some iteration left it pending
+            key = mark_of(container) + rest
+            self.compound_keys.add(key)
+            st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
+            self.active = True
+            self.attr_marks.setdefault(container, set()).add(rest)
+            for a in done:
+                self.wait_loops.setdefault(a[2], (container, le.first))
         for (container, rest), fids in sorted(le.attr_moved.items()):
             if stores and _touched_elements(container, stores, le.attr_via):
                 continue  # the body hands another element on, or stores into it: silence

@@ -107,6 +107,7 @@ from .facts import (
 from .fields import constructor_fields
 from .flags import TOP, TOP_SET, comparison, pattern_constants, truth
 from .flags import values as flag_values
+from .guards import Guards
 from .held import HELD, Held
 from .held import clear as clear_held
 from .names import (
@@ -359,6 +360,8 @@ class Analysis:
         self.early_reads: dict[int, list[Context]] = {}
         #: the ``close()`` calls of streams held in attributes (``on_stream``)
         self.close_nodes: list[CallExpr] = []
+        #: paths a ``wait()`` (or ``await``) completed here, on some path (classes.py)
+        self.completed_keys: set[str] = set()
         #: has some path stored a transfer into an attribute (``STORED``)?
         self.stored_any = False
         #: ... transfers so stored that some path then handed on -> where: the lines, and
@@ -2312,6 +2315,26 @@ class Analysis:
             return None
         return cur
 
+    def guarded_element_wait(self, node: Expression, key: str, atoms: Atoms) -> bool:
+        """``job.transfer.wait()`` (or a call completing it), ``job`` a loop variable
+        whose ``transfer`` an earlier loop completed in some elements (elements.py), under
+        a test reading another attribute of ``job`` (``if job.result is None:``): the
+        object's own fields say which ones are still pending, a protocol the checker does
+        not follow (silence, as for summaries: guards.py)."""
+        lines = {a[2] for a in atoms if a[0] == "W"}
+        if not lines or not all(x in self.elems.wait_loops for x in lines):
+            return False
+        root, _, rest = key.partition(".")
+        fn = self.scope.node
+        if (
+            not rest
+            or "." in rest
+            or root not in self.elems.targets
+            or not isinstance(fn, FuncItem)
+        ):
+            return False
+        return Guards(fn, root).covers(node, rest)
+
     def closed_before(self, node: Expression, key: str, st: State) -> None:
         """``obj.t.wait()`` where ``obj.t`` still holds what it held at entry, after
         ``obj.s.close()`` on this path, ``obj``'s class keeping in ``t`` transfers it
@@ -2455,12 +2478,13 @@ class Analysis:
         atoms = st.get(key)
         if self.elems.active and key.endswith("]"):  # ``ups[0].wait()`` (elements.py)
             atoms = self.elems.element_of(key, st) or atoms
-        if any(a[0] == "W" for a in atoms):
+        if any(a[0] == "W" for a in atoms) and not self.guarded_element_wait(node, key, atoms):
             self.event("twice", node, key, atoms)
         if "." in key or "[" in key:
             self.compound_keys.add(key)
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
         self.completed.update(pids)
+        self.completed_keys.add(key)
         if key.endswith("]") and self.elems.holders:
             container = container_of(key)
             if container is not None:

@@ -1,4 +1,3 @@
-# XFAIL: miss: a second wait() on a transfer held in a NamedTuple field, reached through the loop variable of a list of results (res.transfer.wait() at line 44 after the one at line 40) is not reported as transfer-completed-twice
 # Downloads return NamedTuple results carrying the transfer and its metadata; the
 # consumer completes each one and records what it got. The bug: a "make sure
 # everything landed" loop at the end waits every result's transfer a second time.

@@ -1,5 +1,4 @@
 # RUN: raises UseAfterTransferError via-call
-# XFAIL: miss (line 56): collect(job) waits job.transfer without clearing it, the first loop collects the finished jobs and the second collects every job whose transfer is not None again; a completion through a dataclass field of list elements, in another function, is not carried from one loop to the next
 # Planted bug: collect() no longer clears job.transfer after waiting it, and the second sweep selects jobs by 'transfer is not None' instead of 'result is None', so already-collected jobs are waited a second time.
 """A job scheduler that tracks each job's buffers and in-flight transfer in a dataclass."""
 from __future__ import annotations
