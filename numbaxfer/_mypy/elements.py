@@ -693,12 +693,12 @@ class Elements:
         for (container, rest), done in sorted(le.attr_waited.items()):
             if stores and _touched_elements(container, stores, le.attr_via):
                 continue
-            atoms: set[Atom] = set(done)
+            waits: set[Atom] = set(done)
             if (container, rest) in le.attr_wpartial:
-                atoms.add(EITHER)  # some iteration left it pending
+                waits.add(EITHER)  # some iteration left it pending
             key = mark_of(container) + rest
             self.compound_keys.add(key)
-            st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
+            st.put(key, st.get(key) | waits if key in st.vals else frozenset(waits))
             self.active = True
             self.attr_marks.setdefault(container, set()).add(rest)
             for a in done:

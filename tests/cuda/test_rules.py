@@ -342,7 +342,7 @@ def test_lent_stream_enqueues_but_cannot_close() -> None:
         with pytest.raises(nx.BorrowError):
             ls.close()  # type: ignore[misc]
         with pytest.raises(nx.BorrowError, match="lent"):
-            s.close()
+            s.close()  # type: ignore[owner-borrowed]
     with pytest.raises(nx.BorrowError, match="has ended"):
         ls.upload(host, to=dev)  # type: ignore[lend-escape]
     assert host.read()[0] == 8.0
