@@ -689,18 +689,13 @@ class Elements:
                     self.wait_loops.setdefault(a[2], (container, le.first))
 
     def _attr_marks(self, le: LoopElements, st: State, stores: frozenset[str] | None) -> None:
-        """The attribute marks the loop ``le`` makes in ``st``, its exit state."""
+        """The attribute marks the loop ``le`` makes in ``st``, its exit state: the
+        completions of an attribute of its elements, then the moves."""
         for (container, rest), done in sorted(le.attr_waited.items()):
             if stores and _touched_elements(container, stores, le.attr_via):
                 continue
-            waits: set[Atom] = set(done)
-            if (container, rest) in le.attr_wpartial:
-                waits.add(EITHER)  # some iteration left it pending
-            key = mark_of(container) + rest
-            self.compound_keys.add(key)
-            st.put(key, st.get(key) | waits if key in st.vals else frozenset(waits))
-            self.active = True
-            self.attr_marks.setdefault(container, set()).add(rest)
+            partial = (container, rest) in le.attr_wpartial  # some iteration left it pending
+            self._put_attr_mark(container, rest, set(done) | ({EITHER} if partial else set()), st)
             for a in done:
                 self.wait_loops.setdefault(a[2], (container, le.first))
         for (container, rest), fids in sorted(le.attr_moved.items()):
@@ -709,15 +704,18 @@ class Elements:
             atoms: set[Atom] = {("M", f, ELEMENT) for f in fids}
             if any(c == container and rest not in seen for c, seen in le.attr_seen):
                 atoms.add(OWN)  # some iteration left it without a new move
-            key = mark_of(container) + rest
-            self.compound_keys.add(key)
-            st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
-            self.active = True
-            self.attr_marks.setdefault(container, set()).add(rest)
+            self._put_attr_mark(container, rest, atoms, st)
             for f in fids:
                 self.moved_in.setdefault(f, container)
                 self.rest_of.setdefault(f, rest)
             self.how.setdefault(container, (le.via.get(container, ""), le.first))
+
+    def _put_attr_mark(self, container: str, rest: str, atoms: set[Atom], st: State) -> None:
+        key = mark_of(container) + rest
+        self.compound_keys.add(key)
+        st.put(key, st.get(key) | atoms if key in st.vals else frozenset(atoms))
+        self.active = True
+        self.attr_marks.setdefault(container, set()).add(rest)
 
     def _made_inside(self, le: LoopElements, fid: int) -> bool:
         """Was fact ``fid`` made by a call inside the loop (a move a summary made: at
