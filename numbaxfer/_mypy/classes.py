@@ -932,8 +932,8 @@ class Objects:
         moved, its transfer kept in ``b.transfer``), applied to the arguments that are
         paths. Positional and keyword arguments only."""
         fn = info.get_method(name)
-        if not isinstance(fn, FuncDef) or len(fn.arguments) < 2:
-            return
+        if not isinstance(fn, FuncDef) or not _has_syntax(fn) or len(fn.arguments) < 2:
+            return  # (a method from mypy's cache has no arguments: not summarised)
         summary = self.function_summary(fn)
         if not summary:
             return

@@ -2445,7 +2445,10 @@ class Analysis:
             if not isinstance(kp, Instance) or kp.type.fullname.startswith("numbaxfer."):
                 return  # an nx.kernel (or a type not known: silence)
         elif isinstance(node, Decorator):
-            for d in node.original_decorators:
+            decorators = getattr(node, "original_decorators", None)
+            if decorators is None:
+                return  # (from mypy's cache: its decorators are not known)
+            for d in decorators:
                 f = d.callee if isinstance(d, CallExpr) else d
                 if not isinstance(f, RefExpr) or in_library(f.fullname or ""):
                     return  # ``@nx.kernel(reads=...)`` (or not known): its intents decide

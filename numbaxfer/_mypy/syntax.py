@@ -747,7 +747,9 @@ def keeps_transfers_of(info: TypeInfo, attr: str, stream: str) -> bool:
     ``self.<stream>`` returns (``self.pending = self.s.download(...)``)?"""
     for item in info.defn.defs.body:
         fn = item.func if isinstance(item, Decorator) else item
-        if not isinstance(fn, FuncDef) or not fn.arguments:
+        if not isinstance(fn, FuncDef) or not getattr(fn, "arguments", None):
+            continue  # (a method from mypy's cache has no syntax)
+        if getattr(fn, "body", None) is None:
             continue
         me = fn.arguments[0].variable.name
         todo: list[Node] = list(fn.body.body)

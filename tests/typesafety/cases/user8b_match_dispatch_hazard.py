@@ -1,4 +1,5 @@
 # RUN: raises UseAfterTransferError
+# MYPY: >=2.4 on mypy 1.16.1 the names a match class pattern of a tuple binds get the union of the tuple's item types, so the program has type errors there
 # XFAIL: miss (line 51): host = self.settle(name) returns the dict element self.hosts[name], the upload moves host (the same object), and a later 'peek' iteration reads self.hosts[name]; an alias returned by a method is not followed
 # Planted bug: the `peek` case reads the dict entry directly instead of settling its pending download first.
 """A tiny command interpreter over named buffers, dispatched with `match`."""

@@ -1,4 +1,5 @@
 # RUN: ok
+# MYPY: >=2.4 on mypy 1.16.1 the names a match class pattern of a tuple binds get the union of the tuple's item types, so the program has type errors there
 """A tiny command interpreter over named buffers, dispatched with `match`."""
 from __future__ import annotations
 
