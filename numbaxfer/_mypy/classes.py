@@ -720,6 +720,13 @@ class Objects:
         prefix = me + "."
         held: dict[int, str] = {}  # transfer fact -> the container an element of which holds it
         moved: dict[str, list[Fact]] = {}
+        uncertain: set[str] = set()  # containers whose moved element is moved on some paths
+        # container -> the local indexes it moves or stores elements by (``[$k]``)
+        indexes: dict[str, set[str]] = {}
+        for key in an.rebound:
+            cont = container_of(key) if key.startswith(prefix) else None
+            if cont is not None and "[$" in key[len(cont) :] and "." not in cont[len(prefix) :]:
+                indexes.setdefault(cont[len(prefix) :], set()).add(key[len(cont) :])
         for key, atoms in final.vals.items():
             if not key.startswith(prefix):
                 continue
@@ -732,13 +739,24 @@ class Objects:
             attr = cont[len(prefix) :]
             for a in atoms:
                 if a[1] in sentinels or not 0 <= a[1] < len(an.scope.facts):
+                    if a[0] != "M" and key != mark_of(cont):
+                        uncertain.add(attr)
                     continue
                 if a[0] in "PE":
                     held.setdefault(a[1], attr)
                 elif a[0] == "M":
                     moved.setdefault(attr, []).append(an.scope.facts[a[1]])
+                    if key != mark_of(cont):
+                        indexes.setdefault(attr, set()).add(index)
+                else:
+                    uncertain.add(attr)
         label = _label(fn.info, fn.name) if not isinstance(fn.info, FakeInfo) else fn.name
         for attr, facts in sorted(moved.items()):
+            if attr in uncertain or len(indexes.get(attr, ())) > 1:
+                # moved on some paths only (``if self.sync: self.bufs[k] = t.wait()``), or
+                # another element stored by another index (double buffering: issue slot
+                # k, take slot j back): which one a reader meets is anyone's guess
+                continue
             for f in sorted(facts, key=lambda f: (f.line, f.id)):
                 holder = held.get(f.id) or next(
                     (held[c] for c in an.held.carriers(f.id)[1:] if c in held), ""
@@ -1066,8 +1084,8 @@ class Objects:
                     moved.append(path)
             else:
                 fact = self._fact(an, info, mv, path, call)
-            if isinstance(call, CallExpr) and an.borrowing():  # inside ``with obj.x.lend()``
-                an.borrow_conflict(call, path, "move", fact.id)
+            if isinstance(call, CallExpr) and an.borrowing() and not mv.maybe:
+                an.borrow_conflict(call, path, "move", fact.id)  # inside ``with obj.x.lend()``
             atoms = frozenset({("M", fact.id, 0)})
             an.invalidate(path, st.get(path) | atoms if mv.maybe else atoms, st)
         for h, mv in sorted(ms.holders.items()):

@@ -162,6 +162,7 @@ from .syntax import (
     nested_functions,
     none_test_of,
     reads_before_take_back,
+    same_block,
     target_names,
     wants_repr,
 )
@@ -178,25 +179,6 @@ def _handed_on(atoms: Atoms) -> Atoms:
 BORROW_METHODS: Final = BORROW_BREAKERS["write"] | BORROW_BREAKERS["lend"]
 #: Names that are constants, never an object a path could alias.
 CONSTANTS: Final = frozenset({"builtins.None", "builtins.True", "builtins.False"})
-
-
-def _lone_stream(info: TypeInfo, stream: str, attr: str) -> bool:
-    """Is ``stream`` the only attribute of the class declared a numbaxfer Stream, and
-    ``attr`` one declared a transfer (``@dataclass class Job: stream: nx.Stream[...];
-    upload: nx.Transfer[...]``)? Then a transfer it holds was started on that stream,
-    as far as the class shows."""
-    streams: list[str] = []
-    held = False
-    for name, sym in info.names.items():
-        if "-" in name:
-            continue  # mypy's own (a NamedTuple's ``x-redefinition``)
-        t = sym.node.type if isinstance(sym.node, Var) else None
-        p = get_proper_type(t) if t is not None else None
-        if isinstance(p, Instance) and p.type.fullname == STREAM:
-            streams.append(name)
-        elif name == attr and t is not None:
-            held = is_transfer(t)
-    return held and streams == [stream]
 
 
 def _taken_element(e: Expression) -> Chain | None:
@@ -360,6 +342,10 @@ class Analysis:
         self.early_reads: dict[int, list[Context]] = {}
         #: the ``close()`` calls of streams held in attributes (``on_stream``)
         self.close_nodes: list[CallExpr] = []
+        #: paths copied to another name (``t = job.upload``) and paths whose
+        #: ``completed`` was tested, on some path (``closed_before``)
+        self.aliased: set[str] = set()
+        self.completion_tested: set[str] = set()
         #: paths a ``wait()`` (or ``await``) completed here, on some path (classes.py)
         self.completed_keys: set[str] = set()
         #: has some path stored a transfer into an attribute (``STORED``)?
@@ -943,6 +929,7 @@ class Analysis:
             st.put(key, payload)
         elif kind == "copy" and isinstance(payload, tuple):
             src, atoms = payload
+            self.aliased.add(src)
             if self.stored_any and any(a[0] == "E" and a[2] == STORED for a in atoms):
                 self.note_handed(atoms, node.line)
                 atoms = _handed_on(atoms)  # ``t = mon.pending``: another name has it
@@ -964,8 +951,12 @@ class Analysis:
                 # The owner's name rebound inside its block holds another buffer from
                 # here on (on this path and, not knowing paths, on every later one).
                 ctx.borrows = [
-                    b for b in ctx.borrows if b[0] != key and not path_extends(b[0], key)
-                ]
+                    b
+                    for b in ctx.borrows
+                    if b[0] != key
+                    and not path_extends(b[0], key)
+                    and not depends_on_name(b[0], key)
+                ]  # (``tables[key]`` lent, ``key`` rebound: another element)
         if key in self.scope.flags:  # ``name = value`` sets it again (``set_flag``)
             st.with_flag(key, TOP_SET)
         self.partials.pop(key, None)
@@ -1154,6 +1145,7 @@ class Analysis:
         only; so is an E atom an exception made, ``EXC_PENDING``), another E atom may be
         either (handed on). The paths that contradict ``value`` are dropped from
         ``key``; ``done()`` polls and proves nothing."""
+        self.completion_tested.add(key)
         atoms = st.vals.get(key)
         if not atoms or not any(a[0] in TRANSFER_KINDS for a in atoms):
             return True
@@ -2343,6 +2335,8 @@ class Analysis:
         obj, _, attr = key.rpartition(".")
         if not obj or "." in attr or "[" in attr or "\0" in attr:
             return
+        if key in self.rebound or key in self.aliased or key in self.completion_tested:
+            return  # it may hold another transfer by now, or one completed already
         target: object = None
         if isinstance(node, CallExpr) and isinstance(node.callee, MemberExpr):
             target = node.callee.expr  # ``obj.t.wait()``
@@ -2356,9 +2350,7 @@ class Analysis:
             if not ckey.endswith(CLOSED) or not ckey.startswith(obj + "."):
                 continue
             stream = ckey[len(obj) + 1 : -len(CLOSED)]
-            if "." in stream or not (
-                keeps_transfers_of(info, attr, stream) or _lone_stream(info, stream, attr)
-            ):
+            if "." in stream or not keeps_transfers_of(info, attr, stream):
                 continue
             for a in atoms:
                 if a[0] == "C":
@@ -2497,8 +2489,12 @@ class Analysis:
         for pid in pids & self.read_marks:  # reads of its buffer made before, on this path
             for moved in self.moved.get(pid, []):
                 for a in st.vals.get(moved + READS, ()):
-                    if a[0] == "R" and a[1] == pid:
-                        self.early_reads.setdefault(pid, []).append(self.read_nodes[a[2]])
+                    read = self.read_nodes[a[2]] if a[0] == "R" and a[1] == pid else None
+                    body = self.scope.node.body if isinstance(self.scope.node, FuncItem) else None
+                    # in the block of the take-back (``if not self.busy: read`` and ``if
+                    # self.busy: take back`` are the object's own protocol: silence)
+                    if read is not None and body is not None and same_block(body, read, node):
+                        self.early_reads.setdefault(pid, []).append(read)
         wt = self.wait_target
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may

