@@ -499,10 +499,6 @@ class Objects:
         else:
             ms = self._summarise(info, fn, cands, self._pairs.get(info.fullname, {}))
         done[m] = ms
-        import os as _os
-
-        if _os.environ.get("NX_DUMP"):
-            print("SUMMARY", info.fullname, m, ms)
         return ms
 
     def _summarise(
