@@ -1010,9 +1010,6 @@ class Objects:
         plugin's attribute hook analyses the scope again when mypy reaches the read)."""
         if not isinstance(an, Analysis):
             return
-        chain = path_chain(e.expr)
-        if chain is None:
-            return
         fn = an.scope.node
         if (
             isinstance(e.expr, NameExpr)
@@ -1028,7 +1025,9 @@ class Objects:
         sym = info.get(e.name)
         if sym is None or _property_getter(sym.node) is None:
             return
-        self._method_call(an, e, st, info, chain[-1][0], e.name)
+        chain = path_chain(e.expr)  # (only for a property: most members are not)
+        if chain is not None:
+            self._method_call(an, e, st, info, chain[-1][0], e.name)
 
     def _apply(
         self,
