@@ -85,7 +85,7 @@ from .facts import Fact, map_actuals, static_type
 from .names import HANDLES, ONE_DONE
 from .paths import display_path, path_chain, path_extends
 from .state import OWN, OWN_SET, Atom, Atoms, Chain, State
-from .syntax import FORMATTERS, bound_and_declared, child_nodes, stored_targets
+from .syntax import FORMATTERS, bound_and_declared, child_nodes, skips_some, stored_targets
 
 #: The suffix of a container's mark: ``hosts[$*]`` (no index expression spells ``*``).
 MARK: Final = "[$*]"
@@ -555,8 +555,10 @@ class Elements:
             if mark is not None:
                 st.put(name, mark)
             done = st.vals.get(container + ONE_DONE)
-            if done is not None:  # ``ups[0].wait()`` before ``for t in ups``
-                st.put(name, st.get(name) | done)
+            body = getattr(le.stmt, "body", None)
+            skips = isinstance(body, Node) and skips_some(body)
+            if done is not None and not skips:  # ``ups[0].wait()`` before ``for t in ups``
+                st.put(name, st.get(name) | done)  # (a loop that skips some: silence)
             for rest in sorted(self.attr_marks.get(container, ())):
                 got = st.vals.get(mark_of(container) + rest)
                 if got is not None:  # ``for job in jobs: job.host.read()``

@@ -950,3 +950,18 @@ def _holds(e: Node, inner: Context) -> bool:
             return True
         todo.extend(child_nodes(n))
     return False
+
+
+@by_node
+def skips_some(body: Node) -> bool:
+    """Does a loop body leave some iterations early (``continue``, or a ``break``) at
+    its own level (not a nested loop's)? Then it may skip the element it meets."""
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ContinueStmt, BreakStmt)):
+            return True
+        if isinstance(n, (FuncItem, ClassDef, ForStmt, WhileStmt)) and n is not body:
+            continue
+        todo.extend(child_nodes(n))
+    return False
