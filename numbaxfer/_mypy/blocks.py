@@ -46,7 +46,7 @@ from mypy.types import CallableType, Instance, TupleType, get_proper_type
 from .facts import (
     Fact,
     InferInfo,
-    _is_handle,
+    is_handle,
     predict_fact,
     result_info,
     ret_kind,
@@ -95,7 +95,7 @@ def borrowed_owner(e: Expression, fact: Fact | None) -> tuple[str, str] | None:
     if name == "lend" and (fact is None or not fact.lend):
         return None
     t = static_type(e.callee.expr)
-    if name == "write" and (t is None or not _is_handle(t)):
+    if name == "write" and (t is None or not is_handle(t)):
         return None
     return chain[-1][0], name
 

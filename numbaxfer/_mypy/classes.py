@@ -59,7 +59,7 @@ from mypy.nodes import (
 from mypy.types import CallableType, Instance, UnionType, get_proper_type
 
 from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
-from .facts import Fact, is_transfer, map_actuals, ret_kind
+from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
 from .inputs import Inputs, super_method
@@ -297,6 +297,19 @@ def _holds_transfer(info: TypeInfo | None, attr: str) -> bool:
     p = get_proper_type(t) if t is not None else None
     items = p.items if isinstance(p, UnionType) else [p]
     return any(is_transfer(i) for i in items if i is not None)
+
+
+def _may_hold_elements(info: TypeInfo, attr: str) -> bool:
+    """Can ``self.attr[k]`` be a handle? Not where ``attr`` is declared a handle, a
+    transfer or an inert value (the element sentinel of a class summary is skipped there:
+    its bookkeeping is the summaries' main cost). An undeclared attribute may."""
+    sym = info.get(attr)
+    t = sym.node.type if sym is not None and isinstance(sym.node, Var) else None
+    if t is None:
+        return True
+    p = get_proper_type(t)
+    items = p.items if isinstance(p, UnionType) else [p]
+    return not all(is_handle(i) or is_transfer(i) or is_inert(i) for i in items)
 
 
 def _rebound(an: Analysis, path: str) -> bool:
@@ -559,6 +572,8 @@ class Objects:
         elem_owner: dict[int, str] = {}
         if info is not None and param is None:
             for c in sorted(cands):
+                if not _may_hold_elements(info, c):
+                    continue
                 pid = sentinel()
                 elem_owner[pid] = c
                 mkey = mark_of(f"{me}.{c}")

@@ -168,7 +168,7 @@ def first_attr(rest: str) -> str:
     return rest
 
 
-def _is_handle(t: Type) -> bool:
+def is_handle(t: Type) -> bool:
     alias = _consumed_alias(t)
     if alias is not None and alias.args:
         t = alias.args[0]
@@ -296,7 +296,7 @@ def fact_from_signature(
     for i, t in enumerate(arg_types):
         if i < len(formal_actuals) and is_consumed(t):
             consumed.extend(formal_actuals[i])
-            if not _is_handle(t):
+            if not is_handle(t):
                 fact.handles = False
     fact.consumed = tuple(sorted(set(consumed)))
     kind = ret_kind(ret_type)
