@@ -126,10 +126,16 @@ class MethodSummary:
     #: ``self.host = self.transfer.wait()``): where some method leaves it moved with
     #: that holder, the method's own take-back shows it may be moved there
     early_reads: dict[str, list[Context]] = field(default_factory=dict)
+    #: A function's parameter only: what it completes on every path and leaves there,
+    #: relative to the parameter: "" (the transfer it is given), ``[$*]`` (every
+    #: element of a container of transfers), ``[$*].transfer`` (that attribute of
+    #: every element)
+    elem_completes: set[str] = field(default_factory=set)
 
     def empty(self) -> bool:
         return not (
-            self.reads
+            self.elem_completes
+            or self.reads
             or self.restores
             or self.moves
             or self.holders
@@ -216,10 +222,13 @@ def _candidates(fns: dict[str, FuncDef], param: str | None = None) -> set[str]:
                 exprs.extend(n.args)
                 if isinstance(n.callee, MemberExpr):
                     exprs.append(n.callee.expr)
-            elif type(n).__name__ == "AssignmentStmt" and isinstance(
-                getattr(n, "rvalue", None), CallExpr
-            ):
-                exprs.extend(getattr(n, "lvalues", []))
+            elif isinstance(n, AssignmentStmt):
+                if isinstance(n.rvalue, CallExpr):
+                    exprs.extend(n.lvalues)
+                elif isinstance(n.rvalue, MemberExpr) and all(
+                    isinstance(lv, NameExpr) for lv in n.lvalues
+                ):
+                    exprs.append(n.rvalue)  # ``ls = self.stream``: an alias, used later
             for e in exprs:
                 chain = path_chain(e)
                 if chain is not None and len(chain) >= 2 and chain[0][0] == me:
@@ -290,6 +299,17 @@ def _param_class(fn: FuncDef, name: str) -> TypeInfo | None:
     return None
 
 
+def _inert_param(fn: FuncDef, name: str) -> bool:
+    """Is the parameter ``name`` of ``fn`` declared a type that holds no handle?"""
+    sig = fn.type
+    if not isinstance(sig, CallableType):
+        return False
+    for arg, t in zip(fn.arguments, sig.arg_types, strict=False):
+        if arg.variable.name == name:
+            return is_inert(t)
+    return False
+
+
 def _holds_transfer(info: TypeInfo | None, attr: str) -> bool:
     """Is ``attr`` declared a transfer (or an optional one) in ``info``?"""
     sym = info.get(attr) if info is not None else None
@@ -310,6 +330,50 @@ def _may_hold_elements(info: TypeInfo, attr: str) -> bool:
     p = get_proper_type(t)
     items = p.items if isinstance(p, UnionType) else [p]
     return not all(is_handle(i) or is_transfer(i) or is_inert(i) for i in items)
+
+
+def _completed_inputs(an: Analysis, final: State, me: str) -> set[str]:
+    """What a function completes of its parameter ``me`` on every path out of it and
+    leaves there (``MethodSummary.elem_completes``): the transfer itself, every element
+    (a loop's completions, ``elements.py``) or an attribute of every element. Nothing
+    where it rebinds the parameter, nor what it completes on some paths only (``if
+    t.done()``, ``if not t.completed``: the caller may know better)."""
+    out: set[str] = set()
+    if _rebound(an, me):
+        return out
+    for key, atoms in final.vals.items():
+        if not key.startswith(me):
+            continue
+        rest = key[len(me) :]
+        if rest and not rest.startswith(MARK):
+            continue
+        tail = rest[len(MARK) :]
+        if tail and (not tail.startswith(".") or "[" in tail):
+            continue
+        if atoms and all(a[0] == "W" for a in atoms):
+            out.add(rest)
+    return out
+
+
+def _completes_something(fn: FuncDef) -> bool:
+    """Does ``fn``'s own body (not a nested function's) call ``wait()`` or ``await``?
+    (A cheap filter before a parameter's summary is built for its completions.)"""
+    if fn.is_generator or fn.is_coroutine or fn.is_async_generator:
+        return False  # calling it runs nothing yet
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, Decorator, ClassDef)):
+            continue
+        if (
+            isinstance(n, CallExpr)
+            and isinstance(n.callee, MemberExpr)
+            and n.callee.name == "wait"
+            and not n.args
+        ):
+            return True
+        todo.extend(child_nodes(n))
+    return False
 
 
 def _rebound(an: Analysis, path: str) -> bool:
@@ -616,7 +680,7 @@ class Objects:
                 # ``"-" if p.state is UPLOADING else p.host.read()``: the object's own
                 # state guards the read; not a use at the call (silence, guards.py).
                 guards = guards or Guards(fn, me)
-                if not guards.covers(ev.node, attr):
+                if not guards.covers(ev.node, attr, pairs.get(attr, "")):
                     ms.reads.add(attr)
         for c, at in first_use.items():
             # ``t = self.pending[k]`` read before: the method looks at the transfers, on
@@ -625,6 +689,8 @@ class Objects:
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
+        if param is not None:
+            ms.elem_completes = _completed_inputs(an, final, me)
         if elem_owner:
             self._elements(fn, an, final, me, elem_owner, sentinels, ms, info)
             # ``with self.slots[k].write()`` before ``self.slots[k] = t.wait()`` (or a
@@ -817,12 +883,13 @@ class Objects:
         self._depth += 1
         try:
             out: dict[str, MethodSummary] = {}
+            waits = _completes_something(fn)
             for arg in fn.arguments[1:] if method else fn.arguments:
                 if arg.kind not in (ARG_POS, ARG_OPT):
                     break
                 p = arg.variable.name
                 cands = _candidates({fn.name: fn}, p)
-                if not cands:
+                if not cands and not (waits and not _inert_param(fn, p)):
                     continue
                 ms = self._summarise(None, fn, cands, {}, p)
                 pairs = {
@@ -1066,6 +1133,8 @@ class Objects:
             atoms = st.get(path)
             if any(a[0] == "W" for a in atoms) and not an.guarded_element_wait(call, path, atoms):
                 an.event("twice", call, path, atoms)
+        if ms.elem_completes:
+            self._completions(an, call, st, ms, obj, label)
         for h in sorted(ms.completes):  # ... and leaves it there, completed
             path = f"{obj}.{h}"
             pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
@@ -1104,6 +1173,33 @@ class Objects:
             an.rebind(path, st, call)
             st.put(path, frozenset({("P", fact.id, 0)}))
             an.compound_keys.add(path)
+
+    def _completions(
+        self, an: Analysis, call: Expression, st: State, ms: MethodSummary, obj: str, label: str
+    ) -> None:
+        """``collect(jobs)``, ``finish(t)``: the function completes the transfer it is
+        given, or every element's (``MethodSummary.elem_completes``). One completed
+        before (as the call found it: the call itself clears the marks of what it is
+        passed) is completed twice; after the call it is completed."""
+        elems = an.elems
+        dropped = elems.call_dropped if elems.owner_call is call else {}
+        for rest in sorted(ms.elem_completes):
+            path = obj + rest
+            atoms = st.vals.get(path, dropped.get(path))
+            if (
+                atoms is not None
+                and any(a[0] == "W" for a in atoms)
+                and not an.guarded_element_wait(call, path, atoms)
+            ):
+                an.event("twice", call, path, atoms, label)
+            if not rest:
+                pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
+                st.put(path, frozenset(("W", pid, call.line) for pid in pids or [-1]))
+                an.compound_keys.add(path)
+                elems.wait_calls[call.line] = (label, "")
+                continue
+            tail = rest[len(MARK) :]
+            elems.called_completion(obj, tail, call.line, label, st)
 
     def _apply_elements(
         self,

@@ -149,7 +149,7 @@ _INERT_BUILTINS: Final = (
     )
 )
 #: Modules whose functions and methods call no code of the program (given no callable).
-_INERT_MODULES: Final = frozenset({"builtins", "collections", "numbaxfer", "numpy"})
+INERT_MODULES: Final = frozenset({"builtins", "collections", "numbaxfer", "numpy"})
 
 
 def mark_of(container: str) -> str:
@@ -174,20 +174,20 @@ def element_attr_of(key: str) -> tuple[str, str] | None:
     return container, key[dot:]
 
 
-def _inert_module(name: str) -> bool:
-    return name.split(".", 1)[0] in _INERT_MODULES
+def inert_module(name: str) -> bool:
+    return name.split(".", 1)[0] in INERT_MODULES
 
 
-def _value_type(e: Expression, depth: int = 0) -> Type | None:
+def value_type(e: Expression, depth: int = 0) -> Type | None:
     """The declared or inferred type of ``e``; for a call of a method or a function,
     its declared return type (``host.read()``: an NDArray)."""
     if isinstance(e, IndexExpr) and depth < 4:
-        base = get_proper_type(_value_type(e.base, depth + 1) or NoneType())
-        if isinstance(base, Instance) and base.args and _inert_module(base.type.module_name):
+        base = get_proper_type(value_type(e.base, depth + 1) or NoneType())
+        if isinstance(base, Instance) and base.args and inert_module(base.type.module_name):
             return base.args[-1]  # ``jobs[0]`` of a list[Job], a dict[str, Job]
         return None
     if isinstance(e, MemberExpr) and depth < 4:
-        base = get_proper_type(_value_type(e.expr, depth + 1) or NoneType())
+        base = get_proper_type(value_type(e.expr, depth + 1) or NoneType())
         sym = base.type.get(e.name) if isinstance(base, Instance) else None
         if sym is not None and isinstance(sym.node, Var):
             return sym.node.type
@@ -199,29 +199,29 @@ def _value_type(e: Expression, depth: int = 0) -> Type | None:
     if isinstance(callee, RefExpr) and isinstance(callee.node, FuncDef):
         sig = callee.node.type
     elif isinstance(callee, MemberExpr) and depth < 4:
-        recv = _value_type(callee.expr, depth + 1)
+        recv = value_type(callee.expr, depth + 1)
         p = get_proper_type(recv) if recv is not None else None
         method = p.type.get_method(callee.name) if isinstance(p, Instance) else None
         sig = method.type if isinstance(method, FuncBase) else None
     return sig.ret_type if isinstance(sig, CallableType) else None
 
 
-def _inert_receiver(e: Expression) -> bool:
+def inert_receiver(e: Expression) -> bool:
     """Is ``e`` typed (declared or inferred already) as an object of a class from a
     module whose methods call no code of the program (a union of them, None too)?"""
-    t = _value_type(e)
+    t = value_type(e)
     p = get_proper_type(t) if t is not None else None
     items = p.items if isinstance(p, UnionType) else [p]
     for it in items:
         it = get_proper_type(it)
         if isinstance(it, NoneType):
             continue
-        if not isinstance(it, Instance) or not _inert_module(it.type.module_name):
+        if not isinstance(it, Instance) or not inert_module(it.type.module_name):
             return False
     return True
 
 
-def _maybe_callable(a: Expression) -> bool:
+def maybe_callable(a: Expression) -> bool:
     """Could the argument ``a`` be a function of the program that the callee calls (a
     lambda, a function or class by name, a bound method, a variable typed as callable)?
     Functions and classes of numbaxfer, numpy and the builtins (``np.float32``) are not."""
@@ -230,10 +230,10 @@ def _maybe_callable(a: Expression) -> bool:
     if isinstance(a, RefExpr) and isinstance(
         a.node, (FuncBase, Decorator, TypeInfo, OverloadedFuncDef)
     ):
-        return not _inert_module(a.node.fullname)
+        return not inert_module(a.node.fullname)
     t: Type | None = None
     if isinstance(a, MemberExpr):
-        base = _value_type(a.expr)
+        base = value_type(a.expr)
         p = get_proper_type(base) if base is not None else None
         if not isinstance(p, Instance):
             return a.node is None  # a module's variable is known; an unknown receiver not
@@ -247,11 +247,11 @@ def _maybe_callable(a: Expression) -> bool:
             return True
         t = node.type
     else:
-        t = _value_type(a)
+        t = value_type(a)
     p = get_proper_type(t) if t is not None else None
     return isinstance(p, (CallableType, Overloaded)) or (
         isinstance(p, Instance)
-        and not _inert_module(p.type.module_name)
+        and not inert_module(p.type.module_name)
         and p.type.get_method("__call__") is not None
     )
 
@@ -267,12 +267,12 @@ def user_call(e: CallExpr) -> bool:
     name = callee.fullname if isinstance(callee, RefExpr) else ""
     if name.startswith("builtins.") and name != "builtins.iter":
         return name not in _INERT_BUILTINS  # they call none of their positional arguments
-    if any(_maybe_callable(a) for a in e.args):
+    if any(maybe_callable(a) for a in e.args):
         return True
     if name:
-        return not _inert_module(name)
+        return not inert_module(name)
     if isinstance(callee, MemberExpr):
-        return not _inert_receiver(callee.expr)
+        return not inert_receiver(callee.expr)
     return True
 
 
@@ -412,6 +412,7 @@ class LoopElements:
     collected over its iterations and turned into marks when it ends."""
 
     __slots__ = (
+        "attr_lent",
         "attr_moved",
         "attr_seen",
         "attr_via",
@@ -455,6 +456,10 @@ class LoopElements:
         self.attr_waited: dict[tuple[str, str], set[Atom]] = {}
         #: ... those some iteration left without completing it
         self.attr_wpartial: set[tuple[str, str]] = set()
+        #: (container, ".stream") -> lent handles (L atoms) that attribute of its
+        #: elements was left holding (``w.attach(ls)`` in a lend block): they expire
+        #: with the block, whichever element holds them
+        self.attr_lent: dict[tuple[str, str], set[Atom]] = {}
 
 
 class Elements:
@@ -466,6 +471,7 @@ class Elements:
         "_stores",
         "active",
         "attr_marks",
+        "call_dropped",
         "compound_keys",
         "discarded",
         "discarded_loops",
@@ -479,6 +485,7 @@ class Elements:
         "owner_dropped",
         "rest_of",
         "targets",
+        "wait_calls",
         "wait_loops",
     )
 
@@ -497,6 +504,10 @@ class Elements:
         #: (``ring.push()``), for that method's summary to put back what it leaves alone
         self.owner_dropped: dict[str, Atoms] = {}
         self.owner_call: CallExpr | None = None
+        #: every mark ``owner_call`` dropped (its arguments' marks, the attribute marks
+        #: any call of the program's code clears), as it found them: a summary of the
+        #: function it calls sees the elements as the call does
+        self.call_dropped: dict[str, Atoms] = {}
         #: line of a wait() that completed one element of a container -> the container
         self.done_lines: dict[int, str] = {}
         #: fact id -> the container whose elements it moved
@@ -521,6 +532,10 @@ class Elements:
         #: line of a wait() that completed elements of a container in a loop -> (the
         #: container, the loop's line) (messages)
         self.wait_loops: dict[int, tuple[str, int]] = {}
+        #: line of a call whose function completes the transfer it is given, or every
+        #: element of a container (or an attribute of each) -> (the function's name, the
+        #: container or "") (messages)
+        self.wait_calls: dict[int, tuple[str, str]] = {}
         # per-run caches of syntax (a run never sees a node change)
         #: loop body id -> ``stores(body)``: the scope's (its body's names and callees
         #: do not change while mypy checks it; every analysis of the scope shares it)
@@ -591,6 +606,10 @@ class Elements:
                 for key, atoms in st.vals.items():
                     if not key.startswith(prefix) or "[" in key or "<" in key:
                         continue
+                    lent = {a for a in atoms if a[0] == "L"}
+                    if lent:  # ``w.attach(ls)``: ``w.stream`` is the lent ``ls`` now
+                        split = (container, key[len(name) :])
+                        le.attr_lent.setdefault(split, set()).update(lent)
                     done = {a for a in atoms if a[0] == "W" and le.first <= a[2] <= le.last}
                     if done:  # ``collect(job)`` completed ``job.transfer`` in place
                         split = (container, key[len(name) :])
@@ -638,7 +657,9 @@ class Elements:
         for name, container, _keyed in le.pairs:
             if self.targets.get(name) == container:
                 del self.targets[name]
-        if not (le.moved or le.attr_moved or le.waited or le.attr_waited or self.active):
+        if not (
+            le.moved or le.attr_moved or le.waited or le.attr_waited or le.attr_lent or self.active
+        ):
             return
         stores = self.stores(body) if body is not None else None
         restored: tuple[bool, frozenset[str]] | None = None  # asked only for a mark
@@ -692,7 +713,12 @@ class Elements:
 
     def _attr_marks(self, le: LoopElements, st: State, stores: frozenset[str] | None) -> None:
         """The attribute marks the loop ``le`` makes in ``st``, its exit state: the
-        completions of an attribute of its elements, then the moves."""
+        completions of an attribute of its elements, then the moves; the lent handles
+        an attribute of its elements holds, whatever the body did to the elements (a
+        lent handle stays one until its block ends: only a rebinding of that attribute
+        in the iteration, which the end state shows, puts it out of reach)."""
+        for (container, rest), lent in sorted(le.attr_lent.items()):
+            self._put_attr_mark(container, rest, set(lent) | {OWN}, st)
         for (container, rest), done in sorted(le.attr_waited.items()):
             if stores and _touched_elements(container, stores, le.attr_via):
                 continue
@@ -856,12 +882,31 @@ class Elements:
                 if name in rest[1:].split("."):
                     st.vals.pop(mark_of(container) + rest, None)
 
-    def clear_attrs(self, st: State) -> None:
+    def clear_attrs(self, st: State, into: dict[str, Atoms] | None = None) -> None:
         """Code of the program runs (a call, a ``yield``, an ``await``): every attribute
-        mark is cleared, whatever object it reaches the elements by."""
+        mark is cleared, whatever object it reaches the elements by (kept in ``into``)."""
         for container, rests in self.attr_marks.items():
             for rest in rests:
-                st.vals.pop(mark_of(container) + rest, None)
+                atoms = st.vals.pop(mark_of(container) + rest, None)
+                if atoms is not None and into is not None:
+                    into[mark_of(container) + rest] = atoms
+
+    def called_completion(
+        self, container: str, rest: str, line: int, label: str, st: State
+    ) -> None:
+        """A call at ``line`` of ``label``, a function that completes every element of
+        ``container`` (``rest`` ""), or the attribute ``rest`` of each (``.transfer``),
+        and leaves them there: the mark says they are completed."""
+        fids = sorted(f for f, c in self.holders.items() if c == container)
+        atoms = {("W", f, line) for f in fids} or {("W", -1, line)}
+        if rest:
+            self._put_attr_mark(container, rest, atoms, st)
+        else:
+            key = mark_of(container)
+            self.compound_keys.add(key)
+            st.put(key, frozenset(atoms))
+            self.active = True
+        self.wait_calls[line] = (label, container)
 
     def extract(self, target: Expression, rv: Expression, st: State) -> None:
         """``x = C.popleft()`` (``pop``, ``get``, ``next(iter(C))``; ``C[k]`` for the
@@ -913,9 +958,9 @@ class Elements:
         the elements back (``READ_METHODS`` excepted); a marked container passed to a
         numbaxfer call or to a parameter typed to hold handles has its elements used
         (``report``); passed to any other function it may get them back (cleared)."""
-        if self.attr_marks and user_call(e) and not self._handle_method(e, st):
-            self.clear_attrs(st)
-        self.owner_dropped, self.owner_call = {}, e
+        self.owner_dropped, self.owner_call, self.call_dropped = {}, e, {}
+        if self.attr_marks and user_call(e) and not self.handle_method(e, st):
+            self.clear_attrs(st, self.call_dropped)
         marks = [k for k in st.vals if MARK in k]
         if not marks:
             return
@@ -950,10 +995,10 @@ class Elements:
                 if p == container and whole and self._uses(e, idx, fact, name):
                     report(a, container, st.vals[key], callee_name(e))
                 elif p == container or path_extends(container, p):
-                    st.vals.pop(key, None)
+                    self.call_dropped[key] = st.vals.pop(key)
                     break
 
-    def _handle_method(self, e: CallExpr, st: State) -> bool:
+    def handle_method(self, e: CallExpr, st: State) -> bool:
         """``job.host.read()`` where the state says the receiver is a numbaxfer handle or
         transfer (it holds a move, a transfer or a lend, here or as an element's
         attribute): a method of numbaxfer's, whatever mypy has inferred by now."""

@@ -132,6 +132,7 @@ from .paths import (
     position_key,
     root_name,
 )
+from .raising import program_exception, raises_only_library
 from .scope import Scope
 from .state import (
     EXC_PENDING,
@@ -206,8 +207,10 @@ class _Ctx:
         "expires",
         "finally_body",
         "kind",
+        "lib_exc",
         "managers",
         "pins",
+        "program_only",
         "stacks",
         "stmt",
     )
@@ -217,6 +220,11 @@ class _Ctx:
         self.breaks: list[State] = []
         self.conts: list[State] = []
         self.exc: State | None = None
+        #: a "try" whose handlers all catch classes only the program raises
+        #: (``raising.py``): the states before statements that raise only numbaxfer's
+        #: (and the builtins') errors, which pass its handlers by
+        self.program_only = False
+        self.lib_exc: State | None = None
         self.expires: list[tuple[str, int]] = []
         self.finally_body: Block | None = None
         #: ``nx.pinned``/``nx.mapped`` blocks that end with this one (``with
@@ -454,7 +462,7 @@ class Analysis:
                 return None
             st = self.stmt(s, st)
             if st is not None and self.n_try and (i == last or not cannot_raise(stmts[i + 1])):
-                self.deliver_exc(st)
+                self.deliver_exc(st, i < last and self.library_raises(stmts[i + 1], st))
         return st
 
     def try_body(self, b: Block, st: State) -> State | None:
@@ -470,8 +478,16 @@ class Analysis:
                 return None
             cur = self.stmt(stmt, cur)
             if cur is not None and i + 1 < len(b.body) and not cannot_raise(b.body[i + 1]):
-                self.deliver_exc(cur)
+                self.deliver_exc(cur, self.library_raises(b.body[i + 1], cur))
         return cur
+
+    def library_raises(self, s: Statement, st: State) -> bool:
+        """Can ``s``, run from ``st``, raise only numbaxfer's and the builtins' errors?
+        (Asked only inside a ``try`` whose handlers catch the program's classes.)"""
+        ctx = next((c for c in reversed(self.stack) if c.kind == "try"), None)
+        if ctx is None or not ctx.program_only:
+            return False
+        return raises_only_library(s, partial(self.elems.handle_method, st=st))
 
     def blk(self, b: Block | None, st: State | None) -> State | None:
         if b is None or st is None or b.is_unreachable:
@@ -1579,10 +1595,12 @@ class Analysis:
             self.stack.append(fin)
         try:
             tctx = _Ctx("try")
+            tctx.program_only = bool(s.types) and all(program_exception(t) for t in s.types)
             self.stack.append(tctx)
             self.n_try += 1
             try:
-                self.deliver_exc(st)
+                first = s.body.body[0] if s.body.body else None
+                self.deliver_exc(st, first is not None and self.library_raises(first, st))
                 body_out = self.try_body(s.body, st.copy())
             finally:
                 self.n_try -= 1
@@ -1600,7 +1618,8 @@ class Analysis:
                 body_out = self.blk(s.else_body, body_out)
             outs.append(body_out)
             normal = join_states(*outs)
-            propagating = None if caught_all else exc
+            # (what passed the handlers by goes on: to the finally, to outer handlers)
+            propagating = join_states(None if caught_all else exc, tctx.lib_exc)
         finally:
             if fin is not None:
                 self.stack.pop()
@@ -1727,12 +1746,15 @@ class Analysis:
             cur = self.transform(ctx, cur)
         return cur
 
-    def _deliver_part(self, st: State) -> None:
-        self.deliver_exc(st)
+    def _deliver_part(self, library: bool, st: State) -> None:
+        self.deliver_exc(st, library)
 
-    def deliver_exc(self, st: State) -> None:
+    def deliver_exc(self, st: State, library: bool = False) -> None:
+        """``st`` reaches the handlers of the innermost ``try`` (an exception raised
+        here); ``library``: only numbaxfer's and the builtins' exceptions can be (a
+        ``try`` whose handlers catch only the program's classes lets it pass by)."""
         if st.live_parts() is not None:
-            self.each(st, self._deliver_part)
+            self.each(st, partial(self._deliver_part, library))
             return
         for i in range(len(self.stack) - 1, -1, -1):
             ctx = self.stack[i]
@@ -1748,7 +1770,10 @@ class Analysis:
                         cur.vals[key] = frozenset(
                             ("E", a[1], EXC_PENDING) if a[0] == "P" else a for a in atoms
                         )
-                ctx.exc = join_states(ctx.exc, cur)
+                if library and ctx.program_only:
+                    ctx.lib_exc = join_states(ctx.lib_exc, cur)
+                else:
+                    ctx.exc = join_states(ctx.exc, cur)
                 return
 
     # -- expressions -----------------------------------------------------------------

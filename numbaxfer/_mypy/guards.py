@@ -31,6 +31,7 @@ from mypy.nodes import (
     Block,
     BreakStmt,
     CallExpr,
+    ComparisonExpr,
     ConditionalExpr,
     Context,
     ContinueStmt,
@@ -51,8 +52,9 @@ from .paths import path_chain
 from .syntax import child_nodes
 
 Pos = tuple[int, int]
-#: (start, end, attributes of the object the test reads; "*" any)
-Span = tuple[Pos, Pos, frozenset[str]]
+#: (start, end, attributes of the object the test reads ("*" any), those of them it
+#: proves hold something there: ``p.pending is not None``)
+Span = tuple[Pos, Pos, frozenset[str], frozenset[str]]
 
 ANY = "*"
 _EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
@@ -91,6 +93,27 @@ def tested(test: Expression, me: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def held(test: Expression, me: str, value: bool) -> frozenset[str]:
+    """The attribute ``h`` of ``me`` that ``test`` proves is not None where it is
+    ``value``: ``me.h is not None`` or ``me.h`` (True), ``me.h is None`` (False)."""
+    positive = value
+    if isinstance(test, ComparisonExpr) and len(test.operators) == 1:
+        op = test.operators[0]
+        left, right = test.operands
+        none = isinstance(right, NameExpr) and right.fullname == "builtins.None"
+        if op in ("is", "is not") and none:
+            positive = value if op == "is not" else not value
+            test = left
+        else:
+            return frozenset()
+    if not positive or not isinstance(test, MemberExpr):
+        return frozenset()
+    chain = path_chain(test)
+    if chain is None or len(chain) != 2 or chain[0][0] != me:
+        return frozenset()
+    return frozenset({test.name})
+
+
 class Guards:
     """The guarded parts of one function body, for the object named ``me``."""
 
@@ -105,9 +128,10 @@ class Guards:
             if isinstance(n, IfStmt):
                 for cond, body in zip(n.expr, n.body, strict=False):
                     attrs = tested(cond, me)
-                    self._add(body, attrs)
+                    self._add(body, attrs, held(cond, me, True))
                     if attrs and n.else_body is not None:
-                        self._add(n.else_body, attrs)
+                        one = len(n.expr) == 1
+                        self._add(n.else_body, attrs, held(cond, me, False) if one else None)
             elif isinstance(n, ConditionalExpr):
                 attrs = tested(n.cond, me)
                 self._add(n.if_expr, attrs)
@@ -128,8 +152,10 @@ class Guards:
         """``assert <test>`` / ``if <test>: return`` guard the rest of the block."""
         for i, s in enumerate(body[:-1]):
             attrs: frozenset[str] = frozenset()
+            proved: frozenset[str] = frozenset()
             if isinstance(s, AssertStmt):
                 attrs = tested(s.expr, me)
+                proved = held(s.expr, me, True)
             elif (
                 isinstance(s, IfStmt)
                 and len(s.expr) == 1
@@ -137,12 +163,13 @@ class Guards:
                 and isinstance(s.body[0].body[-1], _EXITS)
             ):
                 attrs = tested(s.expr[0], me)
+                proved = held(s.expr[0], me, False)
             if attrs:
                 end = _end(body[-1])
                 if end is not None:
-                    self._spans.append((_start(body[i + 1]), end, attrs))
+                    self._spans.append((_start(body[i + 1]), end, attrs, proved))
 
-    def _add(self, n: Node, attrs: frozenset[str]) -> None:
+    def _add(self, n: Node, attrs: frozenset[str], proved: frozenset[str] | None = None) -> None:
         end = _end(n)
         if isinstance(n, Block) and n.body:
             end = _end(n.body[-1])
@@ -150,14 +177,21 @@ class Guards:
         else:
             start = _start(n)
         if attrs and end is not None:
-            self._spans.append((start, end, attrs))
+            self._spans.append((start, end, attrs, proved or frozenset()))
 
-    def covers(self, node: Context, attr: str) -> bool:
+    def covers(self, node: Context, attr: str, holder: str = "") -> bool:
         """Is the read of ``me.attr`` at ``node`` guarded by a test on another attribute
-        of ``me``?"""
+        of ``me``? Not by a test that only proves ``me.<holder>`` (the attribute that
+        holds ``attr``'s transfer where it is moved) holds something: under ``assert
+        self.mapping is not None`` the array is in the mapping's hands."""
         pos = (node.line, node.column)
         first = attr.split(".", 1)[0].split("[", 1)[0]
-        for start, end, attrs in self._spans:
-            if start <= pos <= end and (ANY in attrs or attrs - {first}):
+        for start, end, attrs, proved in self._spans:
+            if not start <= pos <= end:
+                continue
+            others = attrs - {first}
+            if holder and others == {holder} and holder in proved:
+                continue
+            if ANY in attrs or others:
                 return True
         return False

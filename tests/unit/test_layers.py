@@ -49,7 +49,7 @@ PLUGIN_LAYERS: list[set[str]] = [
     {"_mypy.paths"},
     {"_mypy.syntax", "_mypy.facts", "_mypy.fields"},
     {"_mypy.blocks", "_mypy.elements", "_mypy.module_globals", "_mypy.guards", "_mypy.flags"},
-    {"_mypy.scope", "_mypy.held"},
+    {"_mypy.scope", "_mypy.held", "_mypy.raising"},
     {"_mypy.flow"},
     {"_mypy.inputs"},
     {"_mypy.classes"},

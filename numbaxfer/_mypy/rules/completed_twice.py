@@ -49,9 +49,28 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             f'take that transfer out of "{box}" as you complete it ("{box}.pop(k).wait()"), '
             "or leave its element out of the loop"
         )
+    calls = sorted({an.elems.wait_calls[x] + (x,) for x in first if x in an.elems.wait_calls})
+    if not loops and not ones and calls and calls[0][1]:  # ``collect(jobs)`` earlier
+        name, box, line = calls[0][0], display_path(calls[0][1]), calls[0][2]
+        if "[$" not in ev.path:
+            subject += (
+                f' (an element of "{box}", which still holds the transfers {name}() '
+                f"completed at line {line})"
+            )
+        fix = (
+            f"use the arrays the first waits returned, or have {name}() take each "
+            f'transfer out of "{box}" as it completes it ("{box}.pop(k).wait()")'
+        )
+    if ev.extra:  # ``summary(jobs)``: the function called here completes it again
+        verb += f" by {ev.extra}() at this call"
+    if "[$" in ev.path:
+        subject = f'Each transfer "{display_path(ev.path)}"'
+    earlier = f"at {lines_text(first)}"
+    if calls and len(calls) == len(first):  # completed by a call of a function
+        earlier += f" (in {', '.join(c[0] + '()' for c in calls)})"
     text = (
-        f"{subject} {verb}: wait() was already called on it at "
-        f"{lines_text(first)}{' on some path' if maybe else ''}, and gave its array "
+        f"{subject} {verb}: wait() was already called on it {earlier}"
+        f"{' on some path' if maybe else ''}, and gave its array "
         f"back then. A transfer is completed exactly once: {fix}"
     )
     yield (CODE, ev.node, text, ev.dedupe())

