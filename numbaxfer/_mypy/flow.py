@@ -91,7 +91,14 @@ from .blocks import (
     pins_in_place,
     swallows,
 )
-from .elements import Elements, LoopElements, container_of, user_call
+from .elements import (
+    Elements,
+    LoopElements,
+    container_of,
+    element_attr_of,
+    mark_of,
+    user_call,
+)
 from .facts import (
     WAIT_SIGNATURE,
     Fact,
@@ -2498,6 +2505,11 @@ class Analysis:
         atoms = st.get(key)
         if self.elems.active and key.endswith("]"):  # ``ups[0].wait()`` (elements.py)
             atoms = self.elems.element_of(key, st) or atoms
+        elif self.elems.active and (split := element_attr_of(key)) is not None:
+            # ``jobs[0].transfer.wait()`` after a loop completed every ``job.transfer``
+            mark = st.vals.get(mark_of(split[0]) + split[1])
+            if mark is not None:
+                atoms = mark if key not in st.vals else atoms | mark
         if any(a[0] == "W" for a in atoms) and not self.guarded_element_wait(node, key, atoms):
             self.event("twice", node, key, atoms)
         if "." in key or "[" in key:

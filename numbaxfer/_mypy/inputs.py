@@ -128,6 +128,18 @@ class InputStore:
 
 
 @dataclass(frozen=True)
+class InputExpired:
+    """``obj.attr`` (``obj`` a parameter, ``self`` included) left holding a lent handle
+    whose block ended inside the function (``with snap.lend() as v: writer.keep(v)``):
+    the caller's object holds an expired handle."""
+
+    obj: str
+    attr: str
+    line: int  # of the lend
+    maybe: bool
+
+
+@dataclass(frozen=True)
 class ResultField:
     """A field of the object a function returns, left moved on some path: its transfer
     may still be pending in ``holder`` (a field of the same object), where the
@@ -144,6 +156,7 @@ class InputSummary:
     params: dict[str, InputMove] = field(default_factory=dict)
     free: dict[str, InputMove] = field(default_factory=dict)
     stores: list[InputStore] = field(default_factory=list)
+    expired: list[InputExpired] = field(default_factory=list)
     #: parameters whose entry object the function may return (``return a if c else
     #: b``), and whether it always returns the one of them it names
     returns: tuple[str, ...] = ()
@@ -156,7 +169,13 @@ class InputSummary:
 
     def empty(self) -> bool:
         return not (
-            self.params or self.free or self.stores or self.returns or self.results or self.writes
+            self.params
+            or self.free
+            or self.stores
+            or self.expired
+            or self.returns
+            or self.results
+            or self.writes
         )
 
 
@@ -285,11 +304,19 @@ def _worth(fn: FuncItem, names: set[str]) -> bool:
     """A cheap syntactic filter: one of ``names`` is passed to a call (also in a list
     or tuple display), or assigned (an alias or a store). Otherwise no summary."""
     todo: list[Node] = list(fn.body.body)
+    lends = False  # a ``with x.lend()`` in the body ...
+    kept = False  # ... and a method called on one of ``names`` (it may keep the handle)
     while todo:
         n = todo.pop()
         exprs: list[Expression] = []
         if isinstance(n, CallExpr):
             exprs = list(n.args)
+            if isinstance(n.callee, MemberExpr):
+                lends = lends or n.callee.name == "lend"
+                recv = n.callee.expr
+                kept = kept or (isinstance(recv, NameExpr) and recv.name in names and bool(n.args))
+            if lends and kept:
+                return True
         elif isinstance(n, AssignmentStmt):
             exprs = [n.rvalue]
         if (
@@ -508,6 +535,14 @@ class Inputs:
                     out.free[key] = mv
             elif "." in key and (root in params or root == me):
                 srcs = {sentinels[a[1]] for a in atoms if a[0] == "N" and a[1] in sentinels}
+                ended = sorted(
+                    scope.facts[a[1]].line
+                    for a in atoms
+                    if a[0] == "X" and a[1] not in sentinels and scope.facts[a[1]].lend
+                )
+                if ended and "[" not in key:  # ``writer.keep(view)`` inside its lend block
+                    maybe = any(a[0] != "X" for a in atoms)
+                    out.expired.append(InputExpired(root, key[len(root) + 1 :], ended[0], maybe))
                 if len(srcs) == 1:
                     src = next(iter(srcs))
                     maybe = any(a[0] != "N" for a in atoms)
@@ -670,6 +705,31 @@ class Inputs:
             else:
                 an.alias_field(target, src, st)
             an.stored_by[target] = (label, call.line, st.get(src))
+
+        for ex in summary.expired:
+            obj = recv if ex.obj == _self_of(fn) else _path_of(call, actuals, ex.obj)
+            if obj is not None:
+                self._expire(an, call, st, f"{obj}.{ex.attr}", ex, label)
+
+    def _expire(
+        self, an: Analysis, call: CallExpr, st: State, path: str, ex: InputExpired, label: str
+    ) -> None:
+        """``path`` holds the lent handle of a block that ended inside ``label``."""
+        key = ("<expired>", label, ex.attr, path)
+        fact = an.scope.origin_facts.get(key)
+        if fact is None:
+            fact = Fact(CallExpr(NameExpr("lend"), [], [], []), "lend", True)
+            fact.line = ex.line
+            fact.end = (call.line, call.column)
+            fact.lend = True
+            fact.origin = label + "()"
+            an.scope.add(fact)
+            an.scope.origin_facts[key] = fact
+            an.lend_blocks[fact.id] = f'"with ... .lend()" (in {label}())'
+        an.rebind(path, st, call)
+        an.compound_keys.add(path)
+        dead = frozenset({("X", fact.id, 0)})
+        st.put(path, dead | OWN_SET if ex.maybe else dead)
 
     def bound(self, an: Analysis, name: str, call: CallExpr, st: State) -> None:
         """``name = f(a, b)`` where f may return its parameter's entry object: ``name``

@@ -1,9 +1,10 @@
+# RUN: raises BorrowError via-call
 # A live plot viewer fed by a simulation: every frame the field is downloaded into the
 # viewer's pinned buffer; render() draws from a read-only lend of it, and the viewer
 # keeps only the numbers it derived (min, max, a coarse profile), never the view.
 # The bug: update() keeps the lent view in an attribute so render() can compute the
 # range lazily; the view expires at the end of update()'s lend block.
-# (No RUN header: the runtime raises BorrowError in render(), not at the store.)
+# (The runtime raises BorrowError in render(), called at line 56, not at the store.)
 from __future__ import annotations
 
 from typing import Any
@@ -52,7 +53,7 @@ def main(steps: int = 3, n: int = 32) -> None:
     for t in range(steps):
         s.launch(advance, 1, 32, field, t)
         viewer.update(s, field)
-        print(viewer.render())
+        print(viewer.render())  # E: lend-escape "in Viewer.update()"
     s.close()
     assert viewer.frames == steps
 
