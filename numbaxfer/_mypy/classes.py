@@ -63,7 +63,7 @@ from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards
 from .inputs import Inputs, super_method
-from .names import in_library
+from .names import CLOSED, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import OWN, OWN_SET, TRANSFER_KINDS, State
@@ -131,10 +131,17 @@ class MethodSummary:
     #: element of a container of transfers), ``[$*].transfer`` (that attribute of
     #: every element)
     elem_completes: set[str] = field(default_factory=set)
+    #: streams (attributes) the method calls a method of that a closed stream refuses,
+    #: before it rebinds them (``self.stream.upload(...)``) ...
+    stream_uses: set[str] = field(default_factory=set)
+    #: ... and those it leaves closed on every path (``self.stream.close()``)
+    closes: set[str] = field(default_factory=set)
 
     def empty(self) -> bool:
         return not (
             self.elem_completes
+            or self.stream_uses
+            or self.closes
             or self.reads
             or self.restores
             or self.moves
@@ -154,6 +161,7 @@ class ClassSummary:
     #: attr -> methods other than __init__ that may leave it rebound and usable
     restorers: dict[str, set[str]]
     moved: set[str]  # attributes some method leaves moved
+    closed: set[str] = field(default_factory=set)  # streams some method leaves closed
 
     def entry_moves(self, method: str) -> dict[str, list[Move]]:
         """What ``self.<attr>`` may hold at the entry of ``method`` (the protocol rule)."""
@@ -297,6 +305,19 @@ def _param_class(fn: FuncDef, name: str) -> TypeInfo | None:
             p = get_proper_type(t)
             return p.type if isinstance(p, Instance) else None
     return None
+
+
+def _is_stream(info: TypeInfo | None, attr: str) -> bool:
+    """Is ``attr`` declared a stream (or an optional one) in ``info``?"""
+    sym = info.get(attr) if info is not None else None
+    t = sym.node.type if sym is not None and isinstance(sym.node, Var) else None
+    p = get_proper_type(t) if t is not None else None
+    items = p.items if isinstance(p, UnionType) else [p]
+    return any(
+        isinstance(i := get_proper_type(x), Instance) and i.type.fullname == STREAM
+        for x in items
+        if x is not None
+    )
 
 
 def _inert_param(fn: FuncDef, name: str) -> bool:
@@ -647,6 +668,15 @@ class Objects:
         if info is not None:
             an.inferred[me] = info
             an.read_marks = frozenset(paired)
+        # A stream attribute may be closed at entry (one close node stands for that):
+        # the methods of it the method calls before rebinding it are ``stream_uses``.
+        at_entry = len(an.close_nodes)
+        streams = [c for c in sorted(cands) if _is_stream(obj_info, c)]
+        if streams:
+            an.close_nodes.append(CallExpr(NameExpr("<entry>"), [], [], []))
+            for c in streams:
+                entry.put(f"{me}.{c}{CLOSED}", frozenset({("C", at_entry, 0), OWN}))
+                an.compound_keys.add(f"{me}.{c}{CLOSED}")
         an.run()
         for pid, nodes in an.early_reads.items():
             ms_early.setdefault(owner[pid], []).extend(nodes)
@@ -689,6 +719,14 @@ class Objects:
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
+        for ev in an.events.values() if streams else ():
+            rel = ev.path[len(prefix) :] if ev.path.startswith(prefix) else ""
+            if ev.kind == "closed-use" and ("C", at_entry, 0) in ev.atoms and rel in streams:
+                ms.stream_uses.add(rel)
+        for c in streams:
+            closed = final.vals.get(f"{me}.{c}{CLOSED}", frozenset())
+            if closed and all(a[0] == "C" and a[1] != at_entry for a in closed):
+                ms.closes.add(c)
         if param is not None:
             ms.elem_completes = _completed_inputs(an, final, me)
         if elem_owner:
@@ -1133,6 +1171,10 @@ class Objects:
             atoms = st.get(path)
             if any(a[0] == "W" for a in atoms) and not an.guarded_element_wait(call, path, atoms):
                 an.event("twice", call, path, atoms)
+        for attr in sorted(ms.stream_uses):  # ``w.evaluate()`` after ``w.restart()``
+            closed = st.vals.get(f"{obj}.{attr}{CLOSED}")
+            if closed and any(a[0] == "C" for a in closed) and not an.refusal_expected():
+                an.event("closed-use", call, f"{obj}.{attr}", closed, f"via {label}")
         if ms.elem_completes:
             self._completions(an, call, st, ms, obj, label)
         for h in sorted(ms.completes):  # ... and leaves it there, completed
@@ -1153,6 +1195,9 @@ class Objects:
                 moved = an.moved.setdefault(fid, [])  # the buffer is known by it now
                 if path not in moved:
                     moved.append(path)
+        for attr in sorted(ms.closes):  # it leaves ``obj.<attr>`` closed
+            if isinstance(call, CallExpr):
+                an.mark_closed(f"{obj}.{attr}", call, st, label)
         own = an.scope.fact_for(call, an.infer) if isinstance(call, CallExpr) else None
         for attr, mv in sorted(ms.moves.items()):
             path = f"{obj}.{attr}"
@@ -1302,7 +1347,12 @@ class Objects:
     def method_matters(self, info: TypeInfo, method: str) -> bool:
         """Do calls of ``info.method`` change or read what other methods move?"""
         summary = self.summary(info)
-        if summary is not None and summary.moved and method in summary.methods:
+        ms = summary.methods.get(method) if summary is not None else None
+        if (
+            summary is not None
+            and ms is not None
+            and (summary.moved or (summary.closed and (ms.stream_uses or ms.closes)))
+        ):
             return True
         fn = info.get_method(method)
         if not isinstance(fn, FuncDef):
@@ -1344,8 +1394,10 @@ def _class_summary(methods: dict[str, MethodSummary]) -> ClassSummary:
     protocol: dict[str, list[tuple[str, Move]]] = {}
     restorers: dict[str, set[str]] = {}
     moved: set[str] = set()
+    closed: set[str] = set()
     for m, ms in methods.items():
         moved.update(ms.elem_moves)
+        closed.update(ms.closes)
         for attr, mv in ms.moves.items():
             moved.add(attr)
             if mv.producer and mv.holder:
@@ -1358,4 +1410,4 @@ def _class_summary(methods: dict[str, MethodSummary]) -> ClassSummary:
         for other, who in list(restorers.items()):
             if path_extends(attr, other):
                 restorers.setdefault(attr, set()).update(who)
-    return ClassSummary(methods, protocol, restorers, moved)
+    return ClassSummary(methods, protocol, restorers, moved, closed)

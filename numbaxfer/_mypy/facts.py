@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final, TypeAlias
 
+from mypy.expandtype import expand_type_by_instance
 from mypy.nodes import (
     ARG_NAMED,
     ARG_NAMED_OPT,
@@ -345,11 +346,35 @@ def map_actuals(call: CallExpr, sig: CallableType, skip_self: bool) -> list[list
     return out
 
 
+def _called_as(obj: Instance) -> CallableType | None:
+    """The signature a call of an object of ``obj``'s class has: its ``__call__`` (a
+    method, or an attribute typed by the class's type variables, as pytest's
+    ``_WithException.__call__: _F``), bound to ``obj``'s type arguments."""
+    sym = obj.type.get("__call__")
+    node = sym.node if sym is not None else None
+    t = node.type if isinstance(node, (Var, FuncDef)) else None
+    if t is None or obj.type.module_name == "builtins":
+        return None
+    p = get_proper_type(expand_type_by_instance(t, obj))
+    if isinstance(p, CallableType) and isinstance(node, FuncDef):
+        return p.copy_modified(
+            arg_types=p.arg_types[1:], arg_kinds=p.arg_kinds[1:], arg_names=p.arg_names[1:]
+        )
+    return p if isinstance(p, CallableType) else None
+
+
 def _node_callable(node: Node | None) -> tuple[CallableType | None, bool]:
     """The signature of a function-like symbol, and whether it is a plain function."""
-    if isinstance(node, Decorator):
-        t = node.var.type
+    if isinstance(node, (Decorator, Var)):
+        t = node.var.type if isinstance(node, Decorator) else node.type
         p = get_proper_type(t) if t is not None else None
+        if isinstance(p, Instance):  # a callable object: ``pytest.skip`` (its __call__)
+            called = _called_as(p)  # (only its NoReturn matters: ``ret_kind``)
+            return (
+                called if called is not None and ret_kind(called.ret_type) == "noreturn" else None
+            ), False
+        if isinstance(node, Var):
+            return None, False
         return (p if isinstance(p, CallableType) else None), False
     if isinstance(node, (FuncDef, OverloadedFuncDef)):
         t = node.type

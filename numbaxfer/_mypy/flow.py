@@ -126,6 +126,7 @@ from .names import (
     METADATA,
     READS,
     STREAM,
+    STREAM_OPS,
     TRANSFER_NEUTRAL,
     YIELDED,
     in_library,
@@ -139,7 +140,7 @@ from .paths import (
     position_key,
     root_name,
 )
-from .raising import program_exception, raises_only_library
+from .raising import catches_stream_closed, program_exception, raises_only_library
 from .scope import Scope
 from .state import (
     EXC_PENDING,
@@ -208,6 +209,7 @@ class _Ctx:
     __slots__ = (
         "borrows",
         "breaks",
+        "catches_closed",
         "conts",
         "elements",
         "exc",
@@ -231,6 +233,8 @@ class _Ctx:
         #: (``raising.py``): the states before statements that raise only numbaxfer's
         #: (and the builtins') errors, which pass its handlers by
         self.program_only = False
+        #: a "try" (or a swallowing ``with``) that catches ``nx.StreamClosedError``
+        self.catches_closed = False
         self.lib_exc: State | None = None
         self.expires: list[tuple[str, int]] = []
         self.finally_body: Block | None = None
@@ -357,6 +361,8 @@ class Analysis:
         self.early_reads: dict[int, list[Context]] = {}
         #: the ``close()`` calls of streams held in attributes (``on_stream``)
         self.close_nodes: list[CallExpr] = []
+        #: close_nodes index -> the function whose call closed the stream there
+        self.close_labels: dict[int, str] = {}
         #: paths copied to another name (``t = job.upload``) and paths whose
         #: ``completed`` was tested, on some path (``closed_before``)
         self.aliased: set[str] = set()
@@ -1111,6 +1117,10 @@ class Analysis:
             chain = path_chain(cond.expr)
             if chain is not None and not self.assume_completed(chain[-1][0], st, value):
                 return None
+        if isinstance(cond, MemberExpr) and cond.name == "closed" and not value:
+            chain = path_chain(cond.expr)  # ``if not s.closed:``: open on this branch
+            if chain is not None:
+                st.vals.pop(chain[-1][0] + CLOSED, None)
         test = none_test_of(cond, st)
         if test is not None and test[1] == value:
             self.narrow_none(test[0], st)
@@ -1575,6 +1585,7 @@ class Analysis:
         before it: a refused numbaxfer call moves nothing), and for ``pytest.raises``
         without the path where the body completes."""
         catch = _Ctx("try")
+        catch.catches_closed = True  # (``pytest.raises(nx.StreamClosedError)``, too)
         self.stack.append(catch)
         self.n_try += 1
         raiser = self.raiser
@@ -1603,6 +1614,7 @@ class Analysis:
         try:
             tctx = _Ctx("try")
             tctx.program_only = bool(s.types) and all(program_exception(t) for t in s.types)
+            tctx.catches_closed = any(catches_stream_closed(t) for t in s.types)
             self.stack.append(tctx)
             self.n_try += 1
             try:
@@ -2315,6 +2327,8 @@ class Analysis:
                                 self.moved[fact.id].append(key)
                             self.invalidate(key, frozenset({("M", fact.id, 0)}), cur)
         if isinstance(callee, MemberExpr):
+            if callee.name in STREAM_OPS and self.closed_use(e, callee, cur):
+                return None  # closed on every path: the call raises StreamClosedError
             self.on_stream(e, callee, fact, cur)
         local = isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs
         if local and isinstance(callee, NameExpr):
@@ -2382,13 +2396,45 @@ class Analysis:
             if not ckey.endswith(CLOSED) or not ckey.startswith(obj + "."):
                 continue
             stream = ckey[len(obj) + 1 : -len(CLOSED)]
-            if "." in stream or not keeps_transfers_of(info, attr, stream):
+            if not stream or "." in stream or not keeps_transfers_of(info, attr, stream):
                 continue
             for a in atoms:
                 if a[0] == "C":
                     close = self.close_nodes[a[1]]
                     extra = f"{display_path(obj + '.' + stream)} {node.line}"
                     self.event("close-before-wait", close, key, frozenset(), extra)
+
+    def mark_closed(self, path: str, node: CallExpr, st: State, label: str = "") -> None:
+        """The stream at ``path`` is closed at ``node`` (``label``: by that function)."""
+        ckey = path + CLOSED
+        self.compound_keys.add(ckey)
+        idx = next((i for i, c in enumerate(self.close_nodes) if c is node), None)
+        if idx is None:
+            idx = len(self.close_nodes)
+            self.close_nodes.append(node)
+            if label:
+                self.close_labels[idx] = label
+        st.put(ckey, frozenset({("C", idx, 0)}))
+
+    def refusal_expected(self) -> bool:
+        """Is this point inside a ``try`` (or a ``with pytest.raises(...)``) that
+        catches ``nx.StreamClosedError``?"""
+        return any(c.kind == "try" and c.catches_closed for c in self.stack)
+
+    def closed_use(self, e: CallExpr, callee: MemberExpr, st: State) -> bool:
+        """``s.upload(...)`` (any of ``STREAM_OPS``) where ``s`` was closed on some path
+        to here: the stream refuses it (StreamClosedError). True where it was closed
+        on every path: the call always raises (nothing after it runs)."""
+        chain = path_chain(callee.expr)
+        atoms = st.vals.get(chain[-1][0] + CLOSED) if chain is not None else None
+        if chain is None or not atoms or not any(a[0] == "C" for a in atoms):
+            return False
+        info = self.receiver(callee.expr)
+        if not isinstance(info, TypeInfo) or info.fullname != STREAM:
+            return False
+        if not self.refusal_expected():  # (``except nx.StreamClosedError:``: on purpose)
+            self.event("closed-use", e, chain[-1][0], atoms, f"{callee.name}()")
+        return all(a[0] == "C" for a in atoms)
 
     def on_stream(self, e: CallExpr, callee: MemberExpr, fact: Fact | None, st: State) -> None:
         """The transfers started on a stream, and ``Stream.close()`` while one of them
@@ -2408,20 +2454,14 @@ class Analysis:
             st.put(key, st.vals.get(key, frozenset()) | {("S", fact.id, 0)})
             return
         issued = st.vals.get(key)
-        attribute = "." in chain[-1][0] and "[" not in chain[-1][0]
-        if not issued and not attribute:
-            return
         info = self.receiver(callee.expr)
         if not isinstance(info, TypeInfo) or info.fullname != STREAM:
             return
-        if attribute:  # ``self.s.close()``: a later ``self.pending.wait()`` on this path
-            ckey = chain[-1][0] + CLOSED
-            self.compound_keys.add(ckey)
-            idx = next((i for i, c in enumerate(self.close_nodes) if c is e), None)
-            if idx is None:
-                idx = len(self.close_nodes)
-                self.close_nodes.append(e)
-            st.put(ckey, frozenset({("C", idx, 0)}))
+        # The stream is closed on this path: a later use of it is refused (and so is a
+        # later ``self.pending.wait()`` of a transfer started on it, ``closed_before``).
+        # Not inside its own lend block: close() is refused there (owner-borrowed).
+        if not any(o == chain[-1][0] for c in self.stack for o, *_ in c.borrows):
+            self.mark_closed(chain[-1][0], e, st)
         if not issued:
             return
         started = {a[1] for a in issued if a[0] == "S"}

@@ -89,6 +89,22 @@ READS: Final = ".\0reads"
 #: The state's key, under a stream's path, for a ``close()`` of it made on this path
 #: (``flow.on_stream``): a later completion of a transfer the object held at entry.
 CLOSED: Final = ".\0closed"
+#: Stream methods that refuse a closed stream (StreamClosedError): a call of one on a
+#: path whose ``CLOSED`` key holds a close is a use after close.
+STREAM_OPS: Final = frozenset(
+    {
+        "upload",
+        "upload_staged",
+        "download",
+        "copy",
+        "launch",
+        "wait_for",
+        "map",
+        "synchronize",
+        "lend",
+        "close",
+    }
+)
 #: The state's key, under a container of transfers, for the completion of one of its
 #: elements (``ups[0].wait()``): a loop over all its elements then completes it again.
 ONE_DONE: Final = ".\0one-done"

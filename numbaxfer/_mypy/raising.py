@@ -205,3 +205,31 @@ def raises_only_library(s: Node, known: Known = _never) -> bool:
         tests = s.expr if isinstance(s, IfStmt) else [s.expr]
         return all(_quiet_expression(c, known) for c in tests)
     return False
+
+
+#: The classes an ``except`` may name to catch ``nx.StreamClosedError``.
+_CLOSED_BASES: Final = frozenset(
+    {
+        "numbaxfer._errors.StreamClosedError",
+        "numbaxfer._errors.OwnershipError",
+        "numbaxfer.StreamClosedError",
+        "numbaxfer.OwnershipError",
+        "builtins.Exception",
+        "builtins.BaseException",
+    }
+)
+
+
+def catches_stream_closed(t: Expression | None) -> bool:
+    """Does ``except t:`` catch ``nx.StreamClosedError`` (a bare ``except``, the class
+    or a base of it, a tuple with one)? A program that expects a closed stream's
+    refusal there uses it on purpose."""
+    if t is None:
+        return True
+    if isinstance(t, TupleExpr):
+        return any(catches_stream_closed(i) for i in t.items)
+    if isinstance(t, RefExpr):
+        node = t.node
+        name = node.fullname if isinstance(node, TypeInfo) else t.fullname
+        return name in _CLOSED_BASES
+    return False

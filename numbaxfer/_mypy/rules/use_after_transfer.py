@@ -22,11 +22,39 @@ CODE: Final = ErrorCode(
     "A buffer moved into a consuming call (a transfer) is used before it is rebound",
     CATEGORY,
 )
-#: The engine's events this rule reads: a read of a path whose atoms include a move.
-EVENTS: Final = frozenset({"use"})
+#: The engine's events this rule reads: a read of a path whose atoms include a move;
+#: a method of a stream called after its ``close()`` (``extra``: "upload()", or
+#: "via Label" for a method of the program that calls one, ``classes.py``).
+EVENTS: Final = frozenset({"use", "closed-use"})
+
+
+def _closed_message(an: Analysis, ev: Event) -> Message:
+    """A stream used after ``close()``: closing a ``Stream[Owned]`` consumes it."""
+    name = display_path(ev.path)
+    closes = sorted({a[1] for a in ev.atoms if a[0] == "C"})
+    where = []
+    for idx in closes:
+        node = an.close_nodes[idx]
+        label = an.close_labels.get(idx)
+        where.append(f"line {node.line}" + (f" (by {label}(), called there)" if label else ""))
+    maybe = any(a[0] != "C" for a in ev.atoms)
+    if ev.extra.startswith("via "):
+        what = f'Stream "{name}" (used by "{ev.extra[4:]}()", called here)'
+    else:
+        what = f'Stream "{name}" ({ev.extra} here)'
+    text = (
+        f"{what} {'may be used' if maybe else 'is used'} after it was closed at "
+        f"{', '.join(where)}{' on some path' if maybe else ''}: a closed stream refuses "
+        f'all work (StreamClosedError). Open a new one first ("{name} = nx.stream()"), '
+        "or close it after its last use"
+    )
+    return (CODE, ev.node, text, (*ev.dedupe(), "c"))
 
 
 def messages(an: Analysis, ev: Event) -> Iterator[Message]:
+    if ev.kind == "closed-use":
+        yield _closed_message(an, ev)
+        return
     facts = an.scope.facts
     moves = sorted({facts[a[1]] for a in ev.atoms if a[0] == "M"}, key=fact_order)
     if not any(f.confirmed for f in moves):

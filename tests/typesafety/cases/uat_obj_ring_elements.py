@@ -79,7 +79,7 @@ def closed_then_read() -> None:
     ring.push()
     ring.close()
     print(ring.latest())  # close() took every element back: no report here
-    ring.push()
+    ring.push()  # E: use-after-transfer "Ring.push()" "closed at line 80"
     print(ring.latest())  # E: use-after-transfer "Ring.latest()"
 
 
