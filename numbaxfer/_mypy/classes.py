@@ -61,7 +61,7 @@ from mypy.types import CallableType, Instance, UnionType, get_proper_type
 from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
 from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
-from .guards import Guards
+from .guards import Guards, assigned_attrs, wait_calls
 from .inputs import Inputs, super_method
 from .names import CLOSED, STREAM, in_library
 from .paths import path_chain, path_extends
@@ -106,6 +106,10 @@ class MethodSummary:
     waits: set[str] = field(default_factory=set)
     #: ... and those of them it leaves holding that completed transfer (not rebound)
     completes: set[str] = field(default_factory=set)
+    #: ... and those whose every ``wait()`` a test of the object guards (``if not
+    #: self.pending.completed``; a flag the method sets): a call finding the transfer
+    #: completed does not complete it again (``guards.py``)
+    guarded_waits: set[str] = field(default_factory=set)
     #: attr -> the attribute whose entry value it holds at the end (``self.front,
     #: self.back = self.back, self.front``): the caller's values move along
     copies: dict[str, str] = field(default_factory=dict)
@@ -455,6 +459,7 @@ class Objects:
         self._cand_cache: dict[str, tuple[tuple[object, ...], set[str]]] = {}
         #: What functions and methods do to their inputs (parameters, free variables).
         self.inputs = Inputs(self, fine_grained, self.foreign, modules, self.untyped)
+        self._modules = modules
 
     # -- summaries -------------------------------------------------------------------
     def _class_candidates(
@@ -769,6 +774,16 @@ class Objects:
             ms.waits.add(h)
             if any(a[0] == "W" and a[1] == pid for a in final.get(f"{me}.{h}")):
                 ms.completes.add(h)
+        if ms.waits:
+            # ``if not self.pending.completed: self.host = self.pending.wait()``, ``if not
+            # self.back: ... self.back = True``: a second call does not complete it again
+            flags = assigned_attrs(fn, me)
+            for h in ms.waits:
+                calls = wait_calls(fn, me, h)
+                if calls:
+                    guards = guards or Guards(fn, me)
+                    if all(guards.wait_guarded(c, h, flags) for c in calls):
+                        ms.guarded_waits.add(h)
         # transfer fact -> the attribute holding it
         held: dict[int, str] = {}
         for key, atoms in final.vals.items():
@@ -970,6 +985,9 @@ class Objects:
                 self._apply(an, call, st, None, ms, chain[-1][0], fn.name, set())
 
     # -- the engine's hooks (scope.ObjectModel) --------------------------------------
+    def module(self, name: str) -> MypyFile | None:
+        return self._modules(name) if self._modules is not None else None
+
     def enter(self, an: object, st: State) -> None:
         if not isinstance(an, Analysis):
             return
@@ -1166,7 +1184,7 @@ class Objects:
         # checked for at its entry (the protocol rule) are reported there, not here.
         for attr in sorted(ms.reads - entry_attrs):
             an.read_free(f"{obj}.{attr}", call, st, label)
-        for h in sorted(ms.waits):  # it completes the transfer held there
+        for h in sorted(ms.waits - ms.guarded_waits):  # it completes the one held there
             path = f"{obj}.{h}"
             atoms = st.get(path)
             if any(a[0] == "W" for a in atoms) and not an.guarded_element_wait(call, path, atoms):

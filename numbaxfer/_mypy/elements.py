@@ -1003,7 +1003,12 @@ class Elements:
         transfer (it holds a move, a transfer or a lend, here or as an element's
         attribute): a method of numbaxfer's, whatever mypy has inferred by now."""
         callee = e.callee
-        chain = path_chain(callee.expr) if isinstance(callee, MemberExpr) else None
+        return isinstance(callee, MemberExpr) and self.handle_value(callee.expr, st)
+
+    def handle_value(self, e: Expression, st: State) -> bool:
+        """Does the state say ``e`` is a numbaxfer handle or transfer (it holds a move,
+        a transfer or a lend, here or as an element's attribute)?"""
+        chain = path_chain(e)
         if chain is None:
             return False
         i = len(chain) - 1

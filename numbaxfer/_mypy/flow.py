@@ -140,7 +140,13 @@ from .paths import (
     position_key,
     root_name,
 )
-from .raising import catches_stream_closed, program_exception, raises_only_library
+from .raising import (
+    catches_stream_closed,
+    installs_signal_handlers,
+    library_manager,
+    program_exception,
+    raises_only_library,
+)
 from .scope import Scope
 from .state import (
     EXC_PENDING,
@@ -494,13 +500,38 @@ class Analysis:
                 self.deliver_exc(cur, self.library_raises(b.body[i + 1], cur))
         return cur
 
+    def signal_handlers(self, types: Sequence[Expression | None]) -> bool:
+        """May a signal handler raise one of ``types`` (program classes) anywhere: does
+        this module, or one defining one of them, import ``signal``?"""
+        objects = self.scope.objects
+        if objects is None:
+            return True  # (not known: as if it did)
+        refs = [i for t in types for i in (t.items if isinstance(t, TupleExpr) else [t])]
+        modules = {
+            r.node.module_name
+            for r in refs
+            if isinstance(r, RefExpr) and isinstance(r.node, TypeInfo)
+        }
+        fn = self.scope.node
+        name = fn.fullname if isinstance(fn, FuncItem) else ""
+        while name and objects.module(name) is None:
+            name = name.rpartition(".")[0]
+        if name:
+            modules.add(name)
+        return any(installs_signal_handlers(objects.module(m)) for m in sorted(modules))
+
     def library_raises(self, s: Statement, st: State) -> bool:
         """Can ``s``, run from ``st``, raise only numbaxfer's and the builtins' errors?
         (Asked only inside a ``try`` whose handlers catch the program's classes.)"""
-        ctx = next((c for c in reversed(self.stack) if c.kind == "try"), None)
-        if ctx is None or not ctx.program_only:
-            return False
-        return raises_only_library(s, partial(self.elems.handle_method, st=st))
+        known = partial(self.elems.handle_value, st=st)
+        for ctx in reversed(self.stack):
+            if ctx.kind == "try":
+                return ctx.program_only and raises_only_library(s, known)
+            if ctx.kind == "with" and not (
+                ctx.stmt is not None and all(library_manager(e, known) for e in ctx.stmt.expr)
+            ):
+                return False  # its ``__exit__`` may turn the error into the program's
+        return False
 
     def blk(self, b: Block | None, st: State | None) -> State | None:
         if b is None or st is None or b.is_unreachable:
@@ -1613,7 +1644,11 @@ class Analysis:
             self.stack.append(fin)
         try:
             tctx = _Ctx("try")
-            tctx.program_only = bool(s.types) and all(program_exception(t) for t in s.types)
+            tctx.program_only = (
+                bool(s.types)
+                and all(program_exception(t) for t in s.types)
+                and not self.signal_handlers(s.types)
+            )
             tctx.catches_closed = any(catches_stream_closed(t) for t in s.types)
             self.stack.append(tctx)
             self.n_try += 1
@@ -1946,13 +1981,16 @@ class Analysis:
                     cur = self.ex(c, cur)
             if cur is None:
                 return None
+            # ``[t.wait() for t in ts if t.label != skip]``: an element the condition
+            # skips is left as it was (the iteration ends there too)
+            skipped = cur.copy() if any(g.condlists) else None
             if isinstance(g, GeneratorExpr):
                 out = self.ex(g.left_expr, cur)
             else:
                 k = self.ex(g.key, cur) if g.key is not None else cur
                 out = self.ex(g.value, k) if k is not None else None
-            self.elems.iteration_end(elements, [out])
-            return out
+            self.elems.iteration_end(elements, [out, skipped])
+            return join_states(out, skipped) if skipped is not None else out
 
         ctx = _Ctx("comp")
         ctx.elements = elements
@@ -2650,7 +2688,10 @@ class Analysis:
                 group[name] = targets[key]
         for t, must in list(group.items()):
             for name, targets in st.alias.items():
-                if t in targets and name != key and name not in group:
+                # Two names that each *may* be ``t`` may be so on different paths (a
+                # loop's ``w.stream`` was ``s`` before it ran, ``ls`` after): not the
+                # same object as far as is known (silence)
+                if t in targets and name != key and name not in group and (must or targets[t]):
                     group[name] = must and targets[t]
         for other, must in group.items():
             if other == key:

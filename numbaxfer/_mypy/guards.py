@@ -28,6 +28,7 @@ from collections.abc import Iterator
 
 from mypy.nodes import (
     AssertStmt,
+    AssignmentStmt,
     Block,
     BreakStmt,
     CallExpr,
@@ -49,7 +50,7 @@ from mypy.nodes import (
 )
 
 from .paths import path_chain
-from .syntax import child_nodes
+from .syntax import child_nodes, stored_targets
 
 Pos = tuple[int, int]
 #: (start, end, attributes of the object the test reads ("*" any), those of them it
@@ -57,6 +58,7 @@ Pos = tuple[int, int]
 Span = tuple[Pos, Pos, frozenset[str], frozenset[str]]
 
 ANY = "*"
+COMPLETED = ".completed"
 _EXITS = (ReturnStmt, RaiseStmt, ContinueStmt, BreakStmt)
 
 
@@ -79,13 +81,17 @@ def _walk(e: Node) -> Iterator[Node]:
 
 
 def tested(test: Expression, me: str) -> frozenset[str]:
-    """The attributes of ``me`` a test reads (``ANY``: it passes ``me`` to a call)."""
+    """The attributes of ``me`` a test reads (``ANY``: it passes ``me`` to a call), and
+    ``h.completed`` for a test of that property of the transfer in ``me.h``."""
     out: set[str] = set()
     for n in _walk(test):
         if isinstance(n, MemberExpr):
             chain = path_chain(n)
             if chain is not None and len(chain) >= 2 and chain[0][0] == me:
-                out.add(chain[1][0][len(me) + 1 :])
+                attr = chain[1][0][len(me) + 1 :]
+                out.add(attr)
+                if len(chain) == 3 and n.name == "completed":
+                    out.add(attr + COMPLETED)
         elif isinstance(n, CallExpr) and any(
             isinstance(a, NameExpr) and a.name == me for a in n.args
         ):
@@ -189,9 +195,70 @@ class Guards:
         for start, end, attrs, proved in self._spans:
             if not start <= pos <= end:
                 continue
-            others = attrs - {first}
+            others = {a for a in attrs if "." not in a} - {first}
             if holder and others == {holder} and holder in proved:
                 continue
             if ANY in attrs or others:
                 return True
         return False
+
+    def wait_guarded(self, node: Context, holder: str, flags: frozenset[str]) -> bool:
+        """Is the ``wait()`` at ``node`` of the transfer in ``me.<holder>`` guarded so
+        that a second call of the method does not complete it again: by a test of
+        ``me.<holder>.completed``, or of an attribute of ``me`` among ``flags`` (those
+        the method assigns: ``if not self.back: ... self.back = True``)?"""
+        pos = (node.line, node.column)
+        for start, end, attrs, _proved in self._spans:
+            if not start <= pos <= end:
+                continue
+            if holder + COMPLETED in attrs or any(a in flags and a != holder for a in attrs):
+                return True
+        return False
+
+
+def wait_calls(fn: FuncItem, me: str, holder: str) -> list[CallExpr]:
+    """The ``me.<holder>.wait()`` calls in ``fn``'s own body (not a nested function's)."""
+    out: list[CallExpr] = []
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, FuncItem):
+            continue
+        if (
+            isinstance(n, CallExpr)
+            and isinstance(n.callee, MemberExpr)
+            and n.callee.name == "wait"
+            and not n.args
+        ):
+            chain = path_chain(n.callee.expr)
+            if chain is not None and chain[-1][0] == f"{me}.{holder}":
+                out.append(n)
+        todo.extend(child_nodes(n))
+    return out
+
+
+def assigned_attrs(fn: FuncItem, me: str) -> frozenset[str]:
+    """The attributes of ``me`` that ``fn``'s own body assigns (``me.x = ...``)."""
+    out: set[str] = set()
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, FuncItem):
+            continue
+        rv = n.rvalue if isinstance(n, AssignmentStmt) else None
+        if (
+            isinstance(rv, CallExpr)
+            and isinstance(rv.callee, MemberExpr)
+            and rv.callee.name == "wait"
+        ):
+            pass  # ``self.host = self.pending.wait()``: the buffer, not a flag
+        else:
+            for lv in stored_targets(n):
+                if (
+                    isinstance(lv, MemberExpr)
+                    and isinstance(lv.expr, NameExpr)
+                    and lv.expr.name == me
+                ):
+                    out.add(lv.name)
+        todo.extend(child_nodes(n))
+    return frozenset(out)

@@ -8,7 +8,11 @@ the state before it (where ``self.buf`` is still moved). The analysis (``flow.py
 delivers that state only to the handlers that may catch what numbaxfer raises, and to
 the ``try``'s outer handlers and ``finally``. Where in doubt (a call of the program's
 code, a property, an operator on the program's objects, ``with``, ``for``, ``raise``),
-a statement may raise anything."""
+a statement may raise anything; so may one that hands a library call or an operator a
+value of the program's classes (``float(gain)``, ``sum(charges)``, ``np.asarray(r)``,
+``next(gen)`` run its dunders or its generator), one inside a ``with`` block of the
+program's manager (its ``__exit__`` may translate the error), and every statement of a
+module that imports ``signal`` (a handler may raise anywhere)."""
 
 from __future__ import annotations
 
@@ -21,15 +25,20 @@ from mypy.nodes import (
     BytesExpr,
     CallExpr,
     ComparisonExpr,
+    Decorator,
     Expression,
     ExpressionStmt,
     FloatExpr,
     IfStmt,
+    Import,
+    ImportAll,
+    ImportFrom,
     IndexExpr,
     IntExpr,
     LambdaExpr,
     ListExpr,
     MemberExpr,
+    MypyFile,
     NameExpr,
     Node,
     OperatorAssignmentStmt,
@@ -44,7 +53,17 @@ from mypy.nodes import (
     Var,
     WhileStmt,
 )
-from mypy.types import Instance, NoneType, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    TupleType,
+    Type,
+    UnionType,
+    get_proper_type,
+)
 
 from .elements import (
     INERT_MODULES,
@@ -66,17 +85,28 @@ def program_exception(t: Expression | None) -> bool:
     """Is ``t`` (an ``except`` clause's type) a class that only the program's own code
     can raise: defined outside the builtins, numbaxfer, numpy, numba and the CUDA
     bindings (``except DiagnosticError:``)? A tuple, an alias, a variable: no."""
+    if isinstance(t, TupleExpr) and t.items:  # ``except (ParseError, RangeError):``
+        return all(program_exception(i) for i in t.items)
     if not isinstance(t, RefExpr) or not isinstance(t.node, TypeInfo):
         return False
     return t.node.module_name.split(".", 1)[0] not in _RAISING_MODULES
 
 
-def _plain_attribute(e: MemberExpr) -> bool:
+#: Is this expression an object the analysis' state says is numbaxfer's (a handle or a
+#: transfer whose type mypy has not inferred yet)?
+Known = Callable[[Expression], bool]
+
+
+def _never(_e: Expression) -> bool:
+    return False
+
+
+def _plain_attribute(e: MemberExpr, known: Known = _never) -> bool:
     """Does reading or storing ``e`` run no code of the program: an attribute of an
     object of numbaxfer, numpy or the builtins, or a plain variable (no property, no
     ``__getattr__``/``__setattr__``) of the program's class?"""
-    if inert_receiver(e.expr):
-        return True
+    if inert_receiver(e.expr) or known(e.expr):
+        return True  # (``up.label`` of a transfer)
     base = get_proper_type(value_type(e.expr) or NoneType())
     if not isinstance(base, Instance):
         return False
@@ -88,33 +118,102 @@ def _plain_attribute(e: MemberExpr) -> bool:
     return sym is not None and isinstance(sym.node, Var) and not sym.node.is_property
 
 
-#: Is this call a method of an object the analysis' state says is numbaxfer's (a
-#: handle or a transfer whose type mypy has not inferred yet)?
-Known = Callable[[CallExpr], bool]
-
-
-def _never(_call: CallExpr) -> bool:
-    return False
-
-
 def _library_call(e: CallExpr, known: Known) -> bool:
     """A call of numbaxfer's or numpy's (by name, or a method of an object of theirs),
-    keyword arguments too (``s.upload(h, to=dev)``), none of them possibly a callable."""
-    if any(maybe_callable(a) for a in e.args):
+    keyword arguments too (``s.upload(h, to=dev)``), none of them possibly a callable
+    of the program (a ``@cuda.jit`` kernel is numba's: ``s.launch(scale, ...)``)."""
+    if any(_program_callable(a, known) for a in e.args):
         return False
     callee = e.callee
     name = callee.fullname if isinstance(callee, RefExpr) else ""
     if name:
         return name.split(".", 1)[0] in ("numbaxfer", "numpy")
     if isinstance(callee, MemberExpr):
-        return known(e) or (inert_receiver(callee.expr) and not _builtin_receiver(callee.expr))
+        if known(callee.expr) or _str_method(e):
+            return True
+        # (a builtin object's method may take a callable by keyword: ``sort(key=)``)
+        keywords = any(n is not None for n in e.arg_names)
+        return inert_receiver(callee.expr) and not (keywords and _builtin_receiver(callee.expr))
     return False
+
+
+def _program_callable(a: Expression, known: Known) -> bool:
+    """May the argument ``a`` be a function of the program (``maybe_callable``)? Not a
+    ``@cuda.jit`` kernel, nor a handle, a transfer or an attribute of one."""
+    if not maybe_callable(a) or _numba_kernel(a) or known(a):
+        return False
+    return not (isinstance(a, MemberExpr) and known(a.expr))
+
+
+def _str_method(e: Node) -> bool:
+    """``"".join([...])``, ``"{:>8}".format(x)``: a method of a string literal (what an
+    f-string becomes), which runs the program's code only through its arguments."""
+    return (
+        isinstance(e, CallExpr)
+        and isinstance(e.callee, MemberExpr)
+        and isinstance(e.callee.expr, StrExpr)
+        and e.callee.name in ("join", "format")
+    )
+
+
+def _numba_kernel(a: Expression) -> bool:
+    """Is ``a`` a function the program decorated only with numba's or numbaxfer's
+    decorators (``@cuda.jit``: a kernel, compiled and run on the device, that raises
+    none of the program's classes on the host)? Not known from mypy's cache: no."""
+    node = a.node if isinstance(a, RefExpr) else None
+    if not isinstance(node, Decorator):
+        return False
+    decorators = getattr(node, "original_decorators", None)
+    if not decorators:
+        return False
+    for d in decorators:
+        f = d.callee if isinstance(d, CallExpr) else d
+        name = f.fullname if isinstance(f, RefExpr) else ""
+        if not name or name.split(".", 1)[0] not in ("numba", "numbaxfer"):
+            return False
+    return True
 
 
 def _builtin_receiver(e: Expression) -> bool:
     """A builtin object's method may take a callable by keyword (``list.sort(key=)``)."""
     t = get_proper_type(value_type(e) or NoneType())
     return isinstance(t, Instance) and t.type.module_name == "builtins"
+
+
+def _inert_type(t: Type, depth: int = 0) -> bool:
+    """Is every value of type ``t`` an object of numbaxfer, numpy or the builtins (a
+    container of them too), whose dunders (``__float__``, ``__add__``, ``__hash__``,
+    ``__array__``, a generator's ``__next__``) run no code of the program? An ``Any``
+    inside a container of theirs is taken as theirs; an ``Any`` value is not."""
+    p = get_proper_type(t)
+    if isinstance(p, (NoneType, LiteralType)):
+        return True
+    if isinstance(p, (UnionType, TupleType)):
+        return depth < 4 and all(_inert_type(i, depth + 1) for i in p.items)
+    if isinstance(p, Instance):
+        return inert_module(p.type.module_name) and (
+            depth < 4 and all(_inert_type(a, depth + 1) for a in p.args)
+        )
+    if isinstance(p, CallableType) and p.is_type_obj():  # ``dtype=np.float32``
+        return inert_module(p.type_object().module_name)
+    return depth > 0 and isinstance(p, AnyType)
+
+
+def _inert_value(e: Expression, known: Known) -> bool:
+    """Does handing ``e`` to a library call (or an operator) run no code of the
+    program on it: a literal, a handle or transfer, a value of ``_inert_type``?"""
+    if isinstance(e, (IntExpr, StrExpr, FloatExpr, BytesExpr)) or known(e):
+        return True
+    if isinstance(e, MemberExpr) and known(e.expr):
+        return True  # ``up.label``: a property of a transfer mypy has not typed yet
+    if _str_method(e):
+        return True  # a str (its arguments are checked as the call's)
+    if isinstance(e, RefExpr) and isinstance(e.node, TypeInfo):
+        return inert_module(e.node.module_name)
+    if isinstance(e, (TupleExpr, ListExpr)):
+        return all(_inert_value(i, known) for i in e.items)
+    t = value_type(e)
+    return t is not None and _inert_type(t)
 
 
 def _quiet_expression(e: Node, known: Known = _never) -> bool:
@@ -128,17 +227,21 @@ def _quiet_expression(e: Node, known: Known = _never) -> bool:
         if isinstance(n, (NameExpr, IntExpr, StrExpr, FloatExpr, BytesExpr, LambdaExpr)):
             continue
         if isinstance(n, MemberExpr):
-            if not _plain_attribute(n):
+            if not _plain_attribute(n, known):
                 return False
             todo.append(n.expr)
         elif isinstance(n, CallExpr):
             if user_call(n) and not _library_call(n, known):
                 return False
+            # ``float(gain)``, ``sum(charges)``, ``np.asarray(reading)``, ``next(gen)``:
+            # the callee runs the argument's own methods
+            if not all(_inert_value(a, known) or _numba_kernel(a) for a in n.args):
+                return False
             todo.extend(n.args)
             if isinstance(n.callee, MemberExpr):
                 todo.append(n.callee.expr)  # the method itself is numbaxfer's, numpy's
         elif isinstance(n, IndexExpr):
-            if not inert_receiver(n.base):
+            if not inert_receiver(n.base) or not _inert_value(n.index, known):
                 return False
             todo.extend((n.base, n.index))
         elif isinstance(n, (OpExpr, ComparisonExpr, UnaryExpr)):
@@ -149,7 +252,7 @@ def _quiet_expression(e: Node, known: Known = _never) -> bool:
                 if isinstance(n, ComparisonExpr)
                 else [n.expr]
             )
-            if not all(inert_receiver(o) for o in operands):
+            if not all(inert_receiver(o) and _inert_value(o, known) for o in operands):
                 return False
             todo.extend(operands)
         elif isinstance(n, (TupleExpr, ListExpr, SliceExpr)):
@@ -163,7 +266,7 @@ def _quiet_target(lv: Expression, known: Known = _never) -> bool:
     if isinstance(lv, NameExpr):
         return True
     if isinstance(lv, MemberExpr):
-        return _plain_attribute(lv) and _quiet_expression(lv.expr, known)
+        return _plain_attribute(lv, known) and _quiet_expression(lv.expr, known)
     if isinstance(lv, IndexExpr):
         return (
             inert_receiver(lv.base)
@@ -205,6 +308,28 @@ def raises_only_library(s: Node, known: Known = _never) -> bool:
         tests = s.expr if isinstance(s, IfStmt) else [s.expr]
         return all(_quiet_expression(c, known) for c in tests)
     return False
+
+
+def installs_signal_handlers(file: MypyFile | None) -> bool:
+    """Does the module import ``signal`` (anywhere in it)? A handler it installs runs
+    the program's code between any two statements (``raise StepTimeout`` from a
+    ``SIGALRM`` handler), so no statement there raises only numbaxfer's errors."""
+    if file is None:
+        return False
+    for imp in file.imports:
+        if isinstance(imp, Import) and any(m == "signal" for m, _as in imp.ids):
+            return True
+        if isinstance(imp, (ImportFrom, ImportAll)) and imp.id == "signal":
+            return True
+    return False
+
+
+def library_manager(e: Expression, known: Known = _never) -> bool:
+    """Is ``e`` (a ``with`` item) a manager of numbaxfer's or numpy's (``h.write()``,
+    ``s.lend()``, ``nx.pinned(a)``), whose ``__exit__`` raises none of the program's
+    classes? A manager of the program's (``with stage():``) may turn numbaxfer's error
+    into one of them."""
+    return _quiet_expression(e, known)
 
 
 #: The classes an ``except`` may name to catch ``nx.StreamClosedError``.

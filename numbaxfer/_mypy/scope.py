@@ -9,6 +9,7 @@ from mypy.nodes import (
     Expression,
     FuncItem,
     MemberExpr,
+    MypyFile,
     Node,
     Statement,
     TypeInfo,
@@ -40,6 +41,9 @@ class ObjectModel(Protocol):
     ) -> None:
         """Apply what the method ``name`` of ``info`` does to the object at the path
         ``recv`` to ``st``, as run at ``site`` (``__enter__``/``__exit__`` of a with)."""
+
+    def module(self, name: str) -> MypyFile | None:
+        """The module ``name`` of the build (None: not one of its modules)."""
 
     def bound(self, an: object, name: str, call: CallExpr, st: State) -> None:
         """``name = call(...)`` was just bound in ``st``: what the result is (an input
