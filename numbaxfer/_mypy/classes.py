@@ -56,7 +56,7 @@ from mypy.nodes import (
     Var,
     YieldExpr,
 )
-from mypy.types import CallableType, Instance, UnionType, get_proper_type
+from mypy.types import CallableType, Instance, TupleType, UnionType, get_proper_type
 
 from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
 from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
@@ -66,7 +66,7 @@ from .inputs import Inputs, super_method
 from .names import CLOSED, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
-from .state import OWN, OWN_SET, TRANSFER_KINDS, State
+from .state import OWN, OWN_SET, TRANSFER_KINDS, State, completed_before
 from .syntax import child_nodes, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
@@ -307,6 +307,8 @@ def _param_class(fn: FuncDef, name: str) -> TypeInfo | None:
     for arg, t in zip(fn.arguments, sig.arg_types, strict=False):
         if arg.variable.name == name:
             p = get_proper_type(t)
+            if isinstance(p, TupleType):  # a NamedTuple: its fields are its class's
+                return p.partial_fallback.type
             return p.type if isinstance(p, Instance) else None
     return None
 
@@ -1187,7 +1189,7 @@ class Objects:
         for h in sorted(ms.waits - ms.guarded_waits):  # it completes the one held there
             path = f"{obj}.{h}"
             atoms = st.get(path)
-            if any(a[0] == "W" for a in atoms) and not an.guarded_element_wait(call, path, atoms):
+            if completed_before(atoms) and not an.guarded_element_wait(call, path, atoms):
                 an.event("twice", call, path, atoms)
         for attr in sorted(ms.stream_uses):  # ``w.evaluate()`` after ``w.restart()``
             closed = st.vals.get(f"{obj}.{attr}{CLOSED}")
@@ -1251,7 +1253,7 @@ class Objects:
             atoms = st.vals.get(path, dropped.get(path))
             if (
                 atoms is not None
-                and any(a[0] == "W" for a in atoms)
+                and completed_before(atoms)
                 and not an.guarded_element_wait(call, path, atoms)
             ):
                 an.event("twice", call, path, atoms, label)

@@ -159,6 +159,7 @@ from .state import (
     PosKey,
     Split,
     State,
+    completed_before,
     join_states,
     joined_view,
 )
@@ -384,6 +385,9 @@ class Analysis:
         self.stored_drops: dict[int, tuple[int, int]] = {}
         #: every transfer (fact id) some wait() or await completed on some path
         self.completed: set[int] = set()
+        #: variables without a type yet that ``raising.py`` met (``known_value``): the
+        #: analysis is run again once mypy has inferred one of them (``plugin.py``)
+        self.untyped_met: list[Var] = []
         #: every attribute/index path this analysis has put into a state
         self.compound_keys: set[str] = set()
         #: roots read by lambdas inside expressions: a transfer held there escapes
@@ -481,8 +485,25 @@ class Analysis:
                 return None
             st = self.stmt(s, st)
             if st is not None and self.n_try and (i == last or not cannot_raise(stmts[i + 1])):
-                self.deliver_exc(st, i < last and self.library_raises(stmts[i + 1], st))
+                if i < last:
+                    self.deliver_before(stmts[i + 1], st)
+                else:
+                    self.deliver_exc(st)
         return st
+
+    def deliver_before(self, s: Statement, st: State) -> None:
+        """The state before ``s`` in a try block reaches the handlers (``s`` may
+        raise): past those of the program's classes where ``s`` raises only the
+        library's errors; and a transfer completed before a statement that only
+        numbaxfer or numpy code can make fail (a launch, a download) is not known to
+        be completed there: a CUDA failure right after a ``wait()`` is no path to
+        report a second ``wait()`` in ``finally`` on (silence)."""
+        library = self.library_raises(s, st)
+        quiet = library or (
+            any(a[0] == "W" for v in st.vals.values() for a in v)
+            and raises_only_library(s, partial(self.known_value, st=st))
+        )
+        self.deliver_exc(st, library, forget_completed=quiet)
 
     def try_body(self, b: Block, st: State) -> State | None:
         """A try block's own statements. An exception raised BY a statement leaves the
@@ -497,8 +518,21 @@ class Analysis:
                 return None
             cur = self.stmt(stmt, cur)
             if cur is not None and i + 1 < len(b.body) and not cannot_raise(b.body[i + 1]):
-                self.deliver_exc(cur, self.library_raises(b.body[i + 1], cur))
+                self.deliver_before(b.body[i + 1], cur)
         return cur
+
+    def known_value(self, e: Expression, st: State) -> bool:
+        """Is ``e`` a numbaxfer handle or transfer as far as the state shows? (For
+        ``raising.py``: a variable mypy has not typed yet is recorded.)"""
+        if self.elems.handle_value(e, st):
+            return True
+        if isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.type is None:
+            self.untyped_met.append(e.node)
+        return False
+
+    def retyped(self) -> bool:
+        """Has mypy inferred the type of a variable ``raising.py`` met without one?"""
+        return any(v.type is not None for v in self.untyped_met)
 
     def signal_handlers(self, types: Sequence[Expression | None]) -> bool:
         """May a signal handler raise one of ``types`` (program classes) anywhere: does
@@ -523,7 +557,7 @@ class Analysis:
     def library_raises(self, s: Statement, st: State) -> bool:
         """Can ``s``, run from ``st``, raise only numbaxfer's and the builtins' errors?
         (Asked only inside a ``try`` whose handlers catch the program's classes.)"""
-        known = partial(self.elems.handle_value, st=st)
+        known = partial(self.known_value, st=st)
         for ctx in reversed(self.stack):
             if ctx.kind == "try":
                 return ctx.program_only and raises_only_library(s, known)
@@ -1654,7 +1688,10 @@ class Analysis:
             self.n_try += 1
             try:
                 first = s.body.body[0] if s.body.body else None
-                self.deliver_exc(st, first is not None and self.library_raises(first, st))
+                if first is not None:
+                    self.deliver_before(first, st)
+                else:
+                    self.deliver_exc(st)
                 body_out = self.try_body(s.body, st.copy())
             finally:
                 self.n_try -= 1
@@ -1800,15 +1837,19 @@ class Analysis:
             cur = self.transform(ctx, cur)
         return cur
 
-    def _deliver_part(self, library: bool, st: State) -> None:
-        self.deliver_exc(st, library)
+    def _deliver_part(self, library: bool, forget_completed: bool, st: State) -> None:
+        self.deliver_exc(st, library, forget_completed=forget_completed)
 
-    def deliver_exc(self, st: State, library: bool = False) -> None:
+    def deliver_exc(
+        self, st: State, library: bool = False, *, forget_completed: bool = False
+    ) -> None:
         """``st`` reaches the handlers of the innermost ``try`` (an exception raised
         here); ``library``: only numbaxfer's and the builtins' exceptions can be (a
-        ``try`` whose handlers catch only the program's classes lets it pass by)."""
+        ``try`` whose handlers catch only the program's classes lets it pass by);
+        ``forget_completed``: a transfer completed in ``st`` is not reported as
+        completed twice there (``state.completed_before``)."""
         if st.live_parts() is not None:
-            self.each(st, partial(self._deliver_part, library))
+            self.each(st, partial(self._deliver_part, library, forget_completed))
             return
         for i in range(len(self.stack) - 1, -1, -1):
             ctx = self.stack[i]
@@ -1820,9 +1861,14 @@ class Analysis:
                 # Leaks on exceptional paths are not reported: treat pending transfers
                 # as handed on there (but still pending: ``EXC_PENDING``).
                 for key, atoms in list(cur.vals.items()):
-                    if any(a[0] == "P" for a in atoms):
+                    if any(a[0] == "P" or (forget_completed and a[0] == "W") for a in atoms):
                         cur.vals[key] = frozenset(
-                            ("E", a[1], EXC_PENDING) if a[0] == "P" else a for a in atoms
+                            ("E", a[1], EXC_PENDING)
+                            if a[0] == "P"
+                            else ("W", a[1], -a[2])
+                            if a[0] == "W" and forget_completed and a[2] > 0
+                            else a
+                            for a in atoms
                         )
                 if library and ctx.program_only:
                     ctx.lib_exc = join_states(ctx.lib_exc, cur)
@@ -2588,7 +2634,7 @@ class Analysis:
             mark = st.vals.get(mark_of(split[0]) + split[1])
             if mark is not None:
                 atoms = mark if key not in st.vals else atoms | mark
-        if any(a[0] == "W" for a in atoms) and not self.guarded_element_wait(node, key, atoms):
+        if completed_before(atoms) and not self.guarded_element_wait(node, key, atoms):
             self.event("twice", node, key, atoms)
         if "." in key or "[" in key:
             self.compound_keys.add(key)

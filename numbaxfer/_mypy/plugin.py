@@ -524,7 +524,11 @@ class NumbaxferPlugin(Plugin):
                 scope.add(fact)
             scope.confirmed[key] = fact
             last = scope.analysis
-            if isinstance(last, Analysis) and last.treated.get(key) == fact.signature():
+            if (
+                isinstance(last, Analysis)
+                and last.treated.get(key) == fact.signature()
+                and not last.retyped()
+            ):
                 # The last analysis already gave this call these effects: only what is
                 # reportable changes (errors need a confirmed call).
                 scope.pending = [m for m in collect_messages(last) if m[3] not in scope.reported]

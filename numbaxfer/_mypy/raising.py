@@ -212,6 +212,15 @@ def _inert_value(e: Expression, known: Known) -> bool:
         return inert_module(e.node.module_name)
     if isinstance(e, (TupleExpr, ListExpr)):
         return all(_inert_value(i, known) for i in e.items)
+    if (
+        isinstance(e, CallExpr)
+        and isinstance(e.callee, MemberExpr)
+        and inert_receiver(e.callee.expr)
+        and _inert_value(e.callee.expr, known)
+    ):
+        return True  # ``bufs.pop()`` of a list of handles: an element, or a builtin value
+    if isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.type is None:
+        return True  # not inferred yet (silence; the analysis runs again once it is)
     t = value_type(e)
     return t is not None and _inert_type(t)
 

@@ -21,7 +21,9 @@ from mypy.nodes import (
 #      (extra EXC_PENDING: pending where an exception was raised; its leak there is
 #      not reported, but nothing completed it: ``completed`` is False on that path;
 #      extra STORED: stored into an attribute here, see ``STORED``)
-#   W  transfer completed (extra: line of the wait)
+#   W  transfer completed (extra: line of the wait; negative: completed before a
+#      statement only numbaxfer or numpy code can make fail, on the path of that
+#      failure: not reported as completed twice there, ``completed_before``)
 #   X  lent handle whose block ended (fact: the lend call)
 #   U  handle of an ``nx.pinned``/``nx.mapped`` block that ended (not a fact: the line
 #      of the pin, extra: the line the block ends)
@@ -41,6 +43,14 @@ EXC_PENDING: Final = 1
 #: before other code ran drops it. Any call of the program's code, ``yield``, ``await``
 #: or a read handing it on makes it a plain hand-on (extra 0).
 STORED: Final = 2
+
+
+def completed_before(atoms: Atoms) -> bool:
+    """Do ``atoms`` say the transfer was completed already, on a path a second
+    completion is reported on?"""
+    return any(a[0] == "W" and a[2] >= 0 for a in atoms)
+
+
 Chain: TypeAlias = list[tuple[str, Expression]]
 PosKey: TypeAlias = tuple[int, int, int, int]
 Message: TypeAlias = "tuple[ErrorCode, Context, str, tuple[object, ...]]"

@@ -26,7 +26,7 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if not any(a[0] == "W" and (a[1] < 0 or facts[a[1]].confirmed) for a in ev.atoms):
         return
     maybe = any(a[0] != "W" for a in ev.atoms)
-    first = {a[2] for a in ev.atoms if a[0] == "W"}
+    first = {a[2] for a in ev.atoms if a[0] == "W" and a[2] >= 0}
     verb = "may be completed twice" if maybe else "is completed twice"
     subject = f'Transfer "{display_path(ev.path)}"'
     fix = "use the array the first wait() returned"
