@@ -379,6 +379,43 @@ def generated_transfers(call: Expression) -> tuple[str, tuple[int, ...], int] | 
 
 
 @by_node
+def yield_borrows(fn: FuncItem) -> tuple[tuple[str, str, int], ...]:
+    """The owners a generator keeps borrowed while it is suspended at a ``yield``
+    inside ``with p.lend()`` or ``with p.write()`` (``p`` a path in ``fn``'s own
+    names: ``self.frame``, a parameter): (path, "lend" or "write", the with's line)."""
+    out: list[tuple[str, str, int]] = []
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, WithStmt) and _has_yield(n.body):
+            for e in n.expr:
+                if (
+                    isinstance(e, CallExpr)
+                    and not e.args
+                    and isinstance(e.callee, MemberExpr)
+                    and e.callee.name in BORROW_BREAKERS
+                ):
+                    chain = path_chain(e.callee.expr)
+                    if chain is not None:
+                        out.append((chain[-1][0], e.callee.name, n.line))
+        todo.extend(child_nodes(n))
+    return tuple(out)
+
+
+def _has_yield(body: Block) -> bool:
+    todo: list[Node] = [body]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (YieldExpr, YieldFromExpr)):
+            return True
+        if not isinstance(n, (FuncItem, ClassDef)):
+            todo.extend(child_nodes(n))
+    return False
+
+
+@by_node
 def _yields(fn: FuncItem) -> tuple[Expression | None, ...]:
     """What the ``yield`` expressions of ``fn`` (not of functions nested in it) yield;
     a ``yield from`` counts as None (not known)."""

@@ -13,6 +13,7 @@ from typing import Final
 from mypy.nodes import (
     ARG_POS,
     GDEF,
+    Argument,
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
@@ -90,6 +91,7 @@ from .blocks import (
     partial_of,
     pins_in_place,
     swallows,
+    yield_borrows,
 )
 from .elements import (
     Elements,
@@ -217,6 +219,7 @@ class _Ctx:
         "borrows",
         "breaks",
         "catches_closed",
+        "closes",
         "conts",
         "elements",
         "exc",
@@ -260,6 +263,8 @@ class _Ctx:
         #: ``with ExitStack() as stack``: stack name -> (how the block reads in
         #: messages, the names its body binds); a lend entered on it ends with the block
         self.stacks: dict[str, tuple[str, frozenset[str]]] = {}
+        #: streams closed when the block ends (``stack.callback(s.close)``), with the call
+        self.closes: list[tuple[str, CallExpr]] = []
         #: user classes managing the block (``with stage:``, ``with Session(s) as x:``):
         #: (the item, the path of the object, its class); their ``__exit__`` runs at its end
         self.managers: list[tuple[Expression, Expression, TypeInfo]] = []
@@ -415,6 +420,12 @@ class Analysis:
         self.partials: dict[str, CallExpr] = {}
         #: name -> the call of a generator yielding transfers it is bound to
         self.generators: dict[str, CallExpr] = {}
+        #: ``g = obj.frames()``, a generator that yields inside ``with self.x.lend()``:
+        #: name -> the owners it keeps borrowed while suspended (``lending_generator``)
+        self.lending_gens: dict[str, list[tuple[str, str, int]]] = {}
+        #: ``next(g)`` of one: (owner, "lend"/"write", the with's line, the lines from
+        #: the call to the end of the ``for`` over ``g`` that exhausts it, or the scope)
+        self.suspended: list[tuple[str, str, int, int, int]] = []
         #: while leaving by ``return``: the transfers its value hands on (still pending)
         self.returning: set[int] = set()
         #: the last statement of a ``with pytest.raises(...)`` body: it raises (or the
@@ -827,6 +838,9 @@ class Analysis:
                     self.partials[obj] = bound
                 if generated_transfers(call) is not None:  # ``gen = tiles(...)``
                     self.generators[obj] = call
+                lends = self.lending_generator(call)
+                if lends:
+                    self.lending_gens[obj] = lends
                 if self.scope.objects is not None:  # ``best = pick(a, b)``: an input back
                     self.scope.objects.bound(self, obj, call, r)
         if name is not None:
@@ -1459,6 +1473,14 @@ class Analysis:
 
         ctx = _Ctx("loop")
         ctx.elements = elements
+        # ``for band in self.bands():`` where bands() yields inside ``with
+        # self.frame.lend()``: the owner is borrowed while the body runs
+        lends = (
+            self.lending_gens.get(s.expr.name, [])
+            if isinstance(s.expr, NameExpr)
+            else self.lending_generator(s.expr)
+        )
+        ctx.borrows.extend((owner, kind, line, None) for owner, kind, line in lends)
         self.ring_reads(s.body)
         head = self.loop(r, body, ctx)
         self.elems.exit(elements, paths_of(head, *ctx.breaks), s.body)  # marks, see elements.py
@@ -1467,6 +1489,68 @@ class Analysis:
         if s.else_body is not None:
             after = self.blk(s.else_body, head.copy())
         return join_states(after, *ctx.breaks)
+
+    def lending_generator(self, call: Expression) -> list[tuple[str, str, int]]:
+        """What the program's generator ``call`` creates keeps borrowed while it is
+        suspended (``blocks.yield_borrows``), as paths of this scope: ``self.frame``
+        of ``obj.bands()`` is ``obj.frame``, a parameter the argument passed for it."""
+        if not isinstance(call, CallExpr):
+            return []
+        callee = call.callee
+        names: dict[str, str] = {}
+        fn: Node | None = None
+        params: list[Argument] = []
+        if isinstance(callee, MemberExpr):
+            info = self.receiver(callee.expr)
+            chain = path_chain(callee.expr)
+            if not isinstance(info, TypeInfo) or chain is None:
+                return []
+            fn = info.get_method(callee.name)
+            if isinstance(fn, FuncDef) and fn.arguments and not (fn.is_static or fn.is_class):
+                names[fn.arguments[0].variable.name] = chain[-1][0]
+                params = fn.arguments[1:]
+        elif isinstance(callee, NameExpr):
+            fn = callee.node
+            params = fn.arguments if isinstance(fn, FuncDef) else []
+        if not isinstance(fn, FuncDef) or not fn.is_generator or fn.is_coroutine:
+            return []
+        if in_library(fn.fullname) or not getattr(fn, "body", None):
+            return []
+        for p, a, ak in zip(params, call.args, call.arg_kinds, strict=False):
+            chain = path_chain(a) if ak == ARG_POS else None
+            if chain is not None:
+                names[p.variable.name] = chain[-1][0]
+        out: list[tuple[str, str, int]] = []
+        for owner, kind, line in yield_borrows(fn):
+            root = root_name(owner)
+            if root in names:
+                out.append((names[root] + owner[len(root) :], kind, line))
+        return out
+
+    def suspend(self, e: CallExpr) -> None:
+        """``next(g)`` of a lending generator: its owners stay borrowed until a ``for``
+        over ``g`` exhausts it (or the scope ends)."""
+        g = e.args[0]
+        if not isinstance(g, NameExpr) or g.name not in self.lending_gens:
+            return
+        end = self.scope.node.end_line or e.line
+        todo: list[Node] = list(self.scope.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, FuncItem):
+                continue
+            if (
+                isinstance(n, ForStmt)
+                and isinstance(n.expr, NameExpr)
+                and n.expr.name == g.name
+                and n.line > e.line
+            ):
+                end = min(end, n.end_line or n.line)
+            todo.extend(child_nodes(n))
+        for owner, kind, line in self.lending_gens[g.name]:
+            entry = (owner, kind, line, e.line, end)
+            if entry not in self.suspended:
+                self.suspended.append(entry)
 
     def generated_fact(self, call: Expression, gen: str) -> Fact:
         """The fact standing for each transfer a generator yields to a ``for`` loop
@@ -1614,6 +1698,24 @@ class Analysis:
                     ctx.borrows.append(held)
                 return
 
+    def stack_close(self, e: CallExpr, callee: MemberExpr) -> None:
+        """``stack.callback(s.close)`` inside ``with ExitStack() as stack``: the stream
+        ``s`` is closed when the stack's block ends."""
+        arg = e.args[0]
+        if not (isinstance(callee.expr, NameExpr) and isinstance(arg, MemberExpr)):
+            return
+        if arg.name != "close" or len(e.args) != 1:
+            return
+        chain = path_chain(arg.expr)
+        info = self.receiver(arg.expr)
+        if chain is None or not isinstance(info, TypeInfo) or info.fullname != STREAM:
+            return
+        for ctx in reversed(self.stack):
+            if ctx.kind == "with" and callee.expr.name in ctx.stacks:
+                if (chain[-1][0], e) not in ctx.closes:
+                    ctx.closes.append((chain[-1][0], e))
+                return
+
     def stack_pin(self, target: Expression, rv: CallExpr) -> None:
         """``h = stack.enter_context(nx.pinned(a))`` (or ``nx.mapped``, several arrays
         ``ha, hb = ...``) inside ``with ExitStack() as stack``: a pinned block that ends
@@ -1727,7 +1829,18 @@ class Analysis:
     def handler_entry(
         self, s: TryStmt, typ: Expression | None, var: NameExpr | None, h: State
     ) -> State | None:
-        """An ``except typ as var:`` handler is entered with ``h``."""
+        """An ``except typ as var:`` handler is entered with ``h``. A handler that ends
+        with ``continue`` skips the item and goes on as normal: a transfer pending where
+        the exception was raised is pending again there (the next iteration drops it).
+        (Other handlers leave the program on an error path, where leaks are not
+        reported: ``except BaseException as e: errors.append(e)`` in a worker.)"""
+        handler = next((b for t, b in zip(s.types, s.handlers, strict=False) if t is typ), None)
+        if handler is not None and handler.body and isinstance(handler.body[-1], ContinueStmt):
+            for key, atoms in list(h.vals.items()):
+                if any(a[0] == "E" and a[2] == EXC_PENDING for a in atoms):
+                    h.vals[key] = frozenset(
+                        ("P", a[1], 0) if a[0] == "E" and a[2] == EXC_PENDING else a for a in atoms
+                    )
         out: State | None = self.ex(typ, h) if typ is not None else h
         if var is not None and out is not None:
             out = self.bind(var, ("fresh", None), out, s)
@@ -1806,6 +1919,10 @@ class Analysis:
                 for name in kept:
                     self.invalidate(name, ended, st)
             clear_held(st)  # ``__exit__`` runs
+            end = ctx.stmt.end_line if ctx.stmt is not None else None
+            for path, node in ctx.closes:  # ``stack.callback(s.close)``
+                how = f"(its callback registered there, run as the with block ended at line {end})"
+                self.mark_closed(path, node, st, how if end else "")
             for name, fact_id in ctx.expires:
                 self.invalidate(name, frozenset({("X", fact_id, 0)}), st)
                 # Whatever holds the lent handle (an alias, an attribute, a container
@@ -2414,6 +2531,10 @@ class Analysis:
             if callee.name in STREAM_OPS and self.closed_use(e, callee, cur):
                 return None  # closed on every path: the call raises StreamClosedError
             self.on_stream(e, callee, fact, cur)
+            if callee.name == "callback" and e.args:
+                self.stack_close(e, callee)
+        elif isinstance(callee, NameExpr) and callee.fullname == "builtins.next" and e.args:
+            self.suspend(e)
         local = isinstance(callee, NameExpr) and callee.name in self.scope.local_funcs
         if local and isinstance(callee, NameExpr):
             # A local function reads what it reads before it does anything to it
@@ -2610,15 +2731,20 @@ class Analysis:
     def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
         """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
         inside a block that lends it or has its write() view open: rule 3 refuses it."""
-        for ctx in self.stack:
-            for owner, kind, line, _block in ctx.borrows:
-                if owner != key:
-                    continue
-                method = op != "move" and not op.startswith("launch#")
-                if method and op[:-2] not in BORROW_BREAKERS[kind]:
-                    continue
-                atoms = frozenset({("B", fact_id, line)})
-                self.event("borrowed", node, key, atoms, f"{op} {kind}")
+        borrows = [b[:3] for ctx in self.stack for b in ctx.borrows]
+        borrows += [
+            (owner, kind, line)
+            for owner, kind, line, first, last in self.suspended
+            if first < node.line <= last
+        ]
+        for owner, kind, line in borrows:
+            if owner != key:
+                continue
+            method = op != "move" and not op.startswith("launch#")
+            if method and op[:-2] not in BORROW_BREAKERS[kind]:
+                continue
+            atoms = frozenset({("B", fact_id, line)})
+            self.event("borrowed", node, key, atoms, f"{op} {kind}")
 
     def element_use(self, node: Expression, container: str, atoms: Atoms, callee: str) -> None:
         """The elements of ``container`` (which may be moved) are handed to ``callee``."""

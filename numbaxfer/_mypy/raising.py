@@ -105,7 +105,7 @@ def _plain_attribute(e: MemberExpr, known: Known = _never) -> bool:
     """Does reading or storing ``e`` run no code of the program: an attribute of an
     object of numbaxfer, numpy or the builtins, or a plain variable (no property, no
     ``__getattr__``/``__setattr__``) of the program's class?"""
-    if inert_receiver(e.expr) or known(e.expr):
+    if inert_receiver(e.expr) or known(e.expr) or _untyped(e.expr):
         return True  # (``up.label`` of a transfer)
     base = get_proper_type(value_type(e.expr) or NoneType())
     if not isinstance(base, Instance):
@@ -129,7 +129,7 @@ def _library_call(e: CallExpr, known: Known) -> bool:
     if name:
         return name.split(".", 1)[0] in ("numbaxfer", "numpy")
     if isinstance(callee, MemberExpr):
-        if known(callee.expr) or _str_method(e):
+        if known(callee.expr) or _str_method(e) or _untyped(callee.expr):
             return True
         # (a builtin object's method may take a callable by keyword: ``sort(key=)``)
         keywords = any(n is not None for n in e.arg_names)
@@ -215,14 +215,23 @@ def _inert_value(e: Expression, known: Known) -> bool:
     if (
         isinstance(e, CallExpr)
         and isinstance(e.callee, MemberExpr)
-        and inert_receiver(e.callee.expr)
-        and _inert_value(e.callee.expr, known)
+        and (
+            _untyped(e.callee.expr)
+            or (inert_receiver(e.callee.expr) and _inert_value(e.callee.expr, known))
+        )
     ):
         return True  # ``bufs.pop()`` of a list of handles: an element, or a builtin value
-    if isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.type is None:
-        return True  # not inferred yet (silence; the analysis runs again once it is)
+    if _untyped(e):
+        return True
     t = value_type(e)
     return t is not None and _inert_type(t)
+
+
+def _untyped(e: Expression) -> bool:
+    """A variable mypy has not inferred the type of yet (an analysis runs at the first
+    numbaxfer call of a scope): taken as the library's, so that nothing is reported
+    on a guess; the analysis runs again once it is typed (``flow.known_value``)."""
+    return isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.type is None
 
 
 def _quiet_expression(e: Node, known: Known = _never) -> bool:

@@ -36,7 +36,10 @@ def _closed_message(an: Analysis, ev: Event) -> Message:
     for idx in closes:
         node = an.close_nodes[idx]
         label = an.close_labels.get(idx)
-        where.append(f"line {node.line}" + (f" (by {label}(), called there)" if label else ""))
+        if label and label.startswith("("):  # how it was closed, in words
+            where.append(f"line {node.line} {label}")
+        else:
+            where.append(f"line {node.line}" + (f" (by {label}(), called there)" if label else ""))
     maybe = any(a[0] != "C" for a in ev.atoms)
     if ev.extra.startswith("via "):
         what = f'Stream "{name}" (used by "{ev.extra[4:]}()", called here)'

@@ -1,4 +1,3 @@
-# XFAIL: miss: the transfer "up" bound at line 34 inside the try is dropped on the MemoryError path (continue, then rebound at the next iteration or left at the raise after the loop): no unfinished-transfer; the use-after-transfer of "buf" on the same line is found. No RUN header: the runtime raises at line 34, which mypy flags, so the agreement test would XPASS
 # A sender that survives a stream being closed under it (another component shuts its
 # stream down): an upload refused with StreamClosedError moved nothing, so the same
 # buffer is retried on a fresh stream. Metadata of a moved buffer is read for the log.
