@@ -537,7 +537,12 @@ class Analysis:
         ``raising.py``: a variable mypy has not typed yet is recorded.)"""
         if self.elems.handle_value(e, st):
             return True
-        if isinstance(e, NameExpr) and isinstance(e.node, Var) and e.node.type is None:
+        if (
+            isinstance(e, NameExpr)
+            and isinstance(e.node, Var)
+            and e.node.type is None
+            and all(v is not e.node for v in self.untyped_met)
+        ):
             self.untyped_met.append(e.node)
         return False
 
@@ -568,15 +573,18 @@ class Analysis:
     def library_raises(self, s: Statement, st: State) -> bool:
         """Can ``s``, run from ``st``, raise only numbaxfer's and the builtins' errors?
         (Asked only inside a ``try`` whose handlers catch the program's classes.)"""
+        idx = next(
+            (i for i in range(len(self.stack) - 1, -1, -1) if self.stack[i].kind == "try"), -1
+        )
+        if idx < 0 or not self.stack[idx].program_only:
+            return False
         known = partial(self.known_value, st=st)
-        for ctx in reversed(self.stack):
-            if ctx.kind == "try":
-                return ctx.program_only and raises_only_library(s, known)
+        for ctx in self.stack[idx + 1 :]:
             if ctx.kind == "with" and not (
                 ctx.stmt is not None and all(library_manager(e, known) for e in ctx.stmt.expr)
             ):
                 return False  # its ``__exit__`` may turn the error into the program's
-        return False
+        return raises_only_library(s, known)
 
     def blk(self, b: Block | None, st: State | None) -> State | None:
         if b is None or st is None or b.is_unreachable:
