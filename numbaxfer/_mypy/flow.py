@@ -13,7 +13,6 @@ from typing import Final
 from mypy.nodes import (
     ARG_POS,
     GDEF,
-    Argument,
     AssertStmt,
     AssignmentExpr,
     AssignmentStmt,
@@ -74,7 +73,7 @@ from mypy.patterns import (
     Pattern,
     ValuePattern,
 )
-from mypy.types import CallableType, Instance, TupleType, TypeVarType, get_proper_type
+from mypy.types import CallableType, Instance, NoneType, TupleType, TypeVarType, get_proper_type
 
 from .blocks import (
     BORROW_BREAKERS,
@@ -1507,23 +1506,29 @@ class Analysis:
         callee = call.callee
         names: dict[str, str] = {}
         fn: Node | None = None
-        params: list[Argument] = []
+        chain: Chain | None = None
         if isinstance(callee, MemberExpr):
-            info = self.receiver(callee.expr)
+            # (the declared or inferred type only: ``receiver()`` may summarise classes
+            # to infer one, too dear for every ``x = obj.m()``)
+            t = get_proper_type(static_type(callee.expr) or NoneType())
             chain = path_chain(callee.expr)
-            if not isinstance(info, TypeInfo) or chain is None:
+            if not isinstance(t, Instance) or chain is None:
                 return []
-            fn = info.get_method(callee.name)
-            if isinstance(fn, FuncDef) and fn.arguments and not (fn.is_static or fn.is_class):
-                names[fn.arguments[0].variable.name] = chain[-1][0]
-                params = fn.arguments[1:]
+            fn = t.type.get_method(callee.name)
         elif isinstance(callee, NameExpr):
             fn = callee.node
-            params = fn.arguments if isinstance(fn, FuncDef) else []
         if not isinstance(fn, FuncDef) or not fn.is_generator or fn.is_coroutine:
             return []
-        if in_library(fn.fullname) or not getattr(fn, "body", None):
+        # (a function from mypy's cache has neither arguments nor a body)
+        args = getattr(fn, "arguments", None)
+        if in_library(fn.fullname) or not args or not getattr(fn, "body", None):
             return []
+        params = list(args)
+        if chain is not None:
+            if fn.is_static or fn.is_class:
+                return []
+            names[params[0].variable.name] = chain[-1][0]
+            params = params[1:]
         for p, a, ak in zip(params, call.args, call.arg_kinds, strict=False):
             chain = path_chain(a) if ak == ARG_POS else None
             if chain is not None:
