@@ -133,6 +133,9 @@ _APP = textwrap.dedent(
     host = nx.pinned_array(8, np.float32)
     keep(host)
     host.read()
+    # calls of functions mypy loads from its cache (no arguments, no body there)
+    names = sorted(["b", "a"])
+    count = len(names)
     """
 )
 
