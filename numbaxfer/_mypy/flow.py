@@ -505,9 +505,9 @@ class Analysis:
         """The state before ``s`` in a try block reaches the handlers (``s`` may
         raise): past those of the program's classes where ``s`` raises only the
         library's errors; and a transfer completed before a statement that only
-        numbaxfer or numpy code can make fail (a launch, a download) is not known to
-        be completed there: a CUDA failure right after a ``wait()`` is no path to
-        report a second ``wait()`` in ``finally`` on (silence)."""
+        numbaxfer or numpy code can make fail (a launch, a download) is not reported
+        as completed twice on that failure's path: a CUDA failure right after a
+        ``wait()`` is no path to report a second ``wait()`` in ``finally`` on."""
         library = self.library_raises(s, st)
         quiet = library or (
             any(a[0] == "W" for v in st.vals.values() for a in v)
@@ -1552,6 +1552,14 @@ class Analysis:
             n = todo.pop()
             if isinstance(n, FuncItem):
                 continue
+            if (
+                isinstance(n, Block)
+                and n.body
+                and n.body[0].line <= e.line <= (n.body[-1].end_line or n.body[-1].line)
+            ):
+                # (not past the block of the call: ``if peek: next(g)`` leaves the
+                # ``else`` branch alone)
+                end = min(end, n.body[-1].end_line or n.body[-1].line)
             if (
                 isinstance(n, ForStmt)
                 and isinstance(n.expr, NameExpr)

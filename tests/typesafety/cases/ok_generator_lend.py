@@ -34,7 +34,14 @@ def main() -> None:
     for c in chunks(h, 2):
         total += c + float(h.read()[1])
     h = s.upload(h, to=dev).wait()
-    assert total == 16.0 + 4 * 1.0 and peek == 1.0, (total, peek)
+    for first in (True, False):
+        gen = chunks(h, 4)
+        if first:
+            total += next(gen)  # the generator stays suspended in its lend (never resumed)
+        else:
+            h = s.upload(h, to=dev).wait()  # another branch: no lend was taken here
+    h = s.upload(h, to=dev).wait()
+    assert total == 16.0 + 4 * 1.0 + 4.0 and peek == 1.0, (total, peek)
     s.close()
 
 
