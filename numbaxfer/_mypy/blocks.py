@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from mypy.nodes import (
+    ARG_NAMED,
     ARG_POS,
     ARG_STAR,
     AssignmentExpr,
@@ -32,11 +33,14 @@ from mypy.nodes import (
     OperatorAssignmentStmt,
     OverloadedFuncDef,
     RefExpr,
+    ReturnStmt,
     SetExpr,
     StarExpr,
     Statement,
+    StrExpr,
     TryStmt,
     TupleExpr,
+    TypeInfo,
     WithStmt,
     YieldExpr,
     YieldFromExpr,
@@ -57,10 +61,12 @@ from .memo import by_node
 from .names import (
     AWAIT_ALL,
     AWAIT_ONE,
+    EXECUTOR_CLASSES,
     EXIT_STACKS,
     EXPECTS_RAISE,
     FUNCTOOLS_PARTIAL,
     PINNED_SCOPES,
+    THREAD_STARTERS,
 )
 from .paths import path_chain, root_name
 from .syntax import child_nodes, sub_blocks, target_names
@@ -97,7 +103,35 @@ def borrowed_owner(e: Expression, fact: Fact | None) -> tuple[str, str] | None:
     t = static_type(e.callee.expr)
     if name == "write" and (t is None or not is_handle(t)):
         return None
-    return chain[-1][0], name
+    owner = chain[-1][0]
+    recv = e.callee.expr
+    if isinstance(recv, MemberExpr) and len(chain) > 1:
+        field = property_field(recv)
+        if field is not None:  # ``with self.host.lend()``, ``host`` returning ``self._host``
+            owner = f"{chain[-2][0]}.{field}"
+    return owner, name
+
+
+def property_field(e: MemberExpr) -> str | None:
+    """``obj.prop`` where ``prop`` is a property of ``obj``'s class whose getter only
+    returns an attribute of its object (``return self._host``): that attribute."""
+    base = static_type(e.expr)
+    p = get_proper_type(base) if base is not None else None
+    if not isinstance(p, Instance):
+        return None
+    sym = p.type.get(e.name)
+    node = sym.node if sym is not None else None
+    if isinstance(node, OverloadedFuncDef) and node.impl is None and node.items:
+        node = node.items[0]  # ``@x.setter`` makes the property an overload
+    if not (isinstance(node, Decorator) and node.var.is_property) or not node.func.arguments:
+        return None
+    body = node.func.body.body
+    me = node.func.arguments[0].variable.name
+    if len(body) == 1 and isinstance(body[0], ReturnStmt):
+        rv = body[0].expr
+        if isinstance(rv, MemberExpr) and isinstance(rv.expr, NameExpr) and rv.expr.name == me:
+            return rv.name
+    return None
 
 
 def borrow_may_conflict(body: Sequence[Statement], call: CallExpr) -> bool:
@@ -188,6 +222,83 @@ def partial_of(call: CallExpr) -> CallExpr | None:
     inner = CallExpr(call.args[0], call.args[1:], call.arg_kinds[1:], call.arg_names[1:])
     inner.set_line(call)
     return inner
+
+
+#: Executor and loop methods that run ``f(*args)`` later -> the index of ``f``, and
+#: whether their keyword arguments go to ``f`` (``submit``) or are their own
+#: (``call_soon(..., context=...)``).
+_DEFERRING: Final = {
+    "submit": (0, True),
+    "run_in_executor": (1, False),
+    "call_soon": (0, False),
+    "call_soon_threadsafe": (0, False),
+    "call_later": (1, False),
+    "call_at": (1, False),
+}
+
+
+def defers(fullname: str) -> bool:
+    """Is ``fullname`` one of the callables ``deferred_call`` reads (by its name only:
+    the receiver's class is checked at the call)?"""
+    if fullname in THREAD_STARTERS:
+        return True
+    head, _, method = fullname.rpartition(".")
+    return method in _DEFERRING and head.startswith(("concurrent.futures.", "asyncio."))
+
+
+def deferred_call(call: CallExpr, receiver: TypeInfo | None) -> CallExpr | None:
+    """``executor.submit(f, a, k=b)``, ``loop.run_in_executor(ex, f, a)``,
+    ``loop.call_soon(f, a)`` (``call_later``/``call_at`` after their time),
+    ``asyncio.to_thread(f, a)``, ``threading.Thread(target=f, args=(a,), kwargs={...})``:
+    the call ``f(a, ...)`` that runs later, in a worker thread or from the event loop,
+    with the arguments bound here. ``receiver``: the type of the method's receiver. None
+    for any other call, and where the arguments cannot be matched (``*args``)."""
+    callee = call.callee
+    if not call.args or any(k not in (ARG_POS, ARG_NAMED) for k in call.arg_kinds):
+        return None
+    fullname = callee.fullname if isinstance(callee, RefExpr) else ""
+    args: list[Expression]
+    names: list[str | None]
+    if fullname == "threading.Thread":
+        given = dict(zip(call.arg_names, call.args, strict=True))
+        target, bound, kw = given.get("target"), given.get("args"), given.get("kwargs")
+        if target is None:
+            return None
+        args, names = [], []
+        if bound is not None:
+            if not isinstance(bound, (TupleExpr, ListExpr)):
+                return None
+            if any(isinstance(x, StarExpr) for x in bound.items):
+                return None
+            args, names = list(bound.items), [None] * len(bound.items)
+        if kw is not None:
+            if not isinstance(kw, DictExpr) or not all(isinstance(k, StrExpr) for k, _ in kw.items):
+                return None
+            args += [v for _, v in kw.items]
+            names += [k.value for k, _ in kw.items if isinstance(k, StrExpr)]
+    elif fullname in THREAD_STARTERS:  # asyncio.to_thread(f, *args, **kwargs)
+        target, args, names = call.args[0], call.args[1:], call.arg_names[1:]
+    elif isinstance(callee, MemberExpr) and callee.name in _DEFERRING and receiver is not None:
+        if not any(b.fullname in EXECUTOR_CLASSES for b in receiver.mro):
+            return None
+        at, forwards = _DEFERRING[callee.name]
+        if len(call.args) <= at or call.arg_names[at] is not None:
+            return None
+        target = call.args[at]
+        pairs = [
+            (a, n)
+            for a, n in zip(call.args[at + 1 :], call.arg_names[at + 1 :], strict=True)
+            if forwards or n is None
+        ]
+        args, names = [a for a, _ in pairs], [n for _, n in pairs]
+    else:
+        return None
+    if not isinstance(target, RefExpr):
+        return None
+    kinds = [ARG_POS if n is None else ARG_NAMED for n in names]
+    out = CallExpr(target, list(args), kinds, list(names))
+    out.set_line(call)
+    return out
 
 
 def partial_call(

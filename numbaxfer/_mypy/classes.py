@@ -58,6 +58,7 @@ from mypy.nodes import (
 )
 from mypy.types import CallableType, Instance, TupleType, UnionType, get_proper_type
 
+from .blocks import deferred_call
 from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
 from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
@@ -1025,8 +1026,19 @@ class Objects:
                 an.compound_keys.add(hpath)
 
     def call(self, an: object, call: CallExpr, st: State) -> None:
-        if not isinstance(an, Analysis) or self._library_call(an, call):
+        if not isinstance(an, Analysis):
             return
+        if self._library_call(an, call):
+            callee = call.callee
+            recv = an.receiver(callee.expr) if isinstance(callee, MemberExpr) else None
+            later = deferred_call(call, recv if isinstance(recv, TypeInfo) else None)
+            if later is not None and not self._library_call(an, later):
+                # ``pool.submit(process, shard)``: ``process(shard)`` runs from here on,
+                # in another thread; what it does to its arguments is done at the submit
+                self._call(an, later, st)
+                self.inputs.apply_deferred(an, later, st)
+            return
+        self.inputs.borrow_breaks(an, call)  # (before what the call rebinds)
         self._call(an, call, st)
         self.inputs.apply(an, call, st)  # then what it does to its arguments (inputs.py)
 

@@ -121,6 +121,7 @@ from .held import clear as clear_held
 from .names import (
     CLOSED,
     CLOSURE_READ,
+    CONTEXTMANAGER,
     ISSUED,
     MAX_ALIASES,
     MAX_LOOP_ITERATIONS,
@@ -1497,10 +1498,15 @@ class Analysis:
             after = self.blk(s.else_body, head.copy())
         return join_states(after, *ctx.breaks)
 
-    def lending_generator(self, call: Expression) -> list[tuple[str, str, int]]:
+    def lending_generator(
+        self, call: Expression, managed: bool = False
+    ) -> list[tuple[str, str, int]]:
         """What the program's generator ``call`` creates keeps borrowed while it is
         suspended (``blocks.yield_borrows``), as paths of this scope: ``self.frame``
-        of ``obj.bands()`` is ``obj.frame``, a parameter the argument passed for it."""
+        of ``obj.bands()`` is ``obj.frame``, a parameter the argument passed for it.
+        ``managed``: ``call`` is the context of a ``with``, and the function a
+        ``@contextmanager`` generator (its block runs while the generator is
+        suspended at its ``yield``)."""
         if not isinstance(call, CallExpr):
             return []
         callee = call.callee
@@ -1517,6 +1523,12 @@ class Analysis:
             fn = t.type.get_method(callee.name)
         elif isinstance(callee, NameExpr):
             fn = callee.node
+        if managed:
+            if not isinstance(fn, Decorator) or not any(
+                isinstance(d, RefExpr) and d.fullname == CONTEXTMANAGER for d in fn.decorators
+            ):
+                return []
+            fn = fn.func
         if not isinstance(fn, FuncDef) or not fn.is_generator or fn.is_coroutine:
             return []
         # (a function from mypy's cache has neither arguments nor a body)
@@ -1623,6 +1635,9 @@ class Analysis:
             borrow = borrowed_owner(e, fact)
             if borrow is not None:
                 ctx.borrows.append((*borrow, e.line, s))
+            elif fact is not None and fact.lend:  # ``with self.inspect() as view``
+                for owner, kind, _line in self.lending_generator(e, managed=True):
+                    ctx.borrows.append((owner, kind, e.line, s))
         if cur is None:
             return None
         swallow = swallows(s.expr[-1], self.infer) if s.expr else ""
@@ -2750,8 +2765,9 @@ class Analysis:
                 self.borrow_conflict(arg, chain[-1][0], f"launch#{i}", -1)
 
     def borrow_conflict(self, node: Expression, key: str, op: str, fact_id: int) -> None:
-        """``op`` (a move by fact ``fact_id``, or a method such as ``write()``) on ``key``
-        inside a block that lends it or has its write() view open: rule 3 refuses it."""
+        """``op`` (a move by fact ``fact_id``, or a method such as ``write()``, with
+        ``@f`` where the function ``f`` called here calls it) on ``key`` inside a block
+        that lends it or has its write() view open: rule 3 refuses it."""
         borrows = [b[:3] for ctx in self.stack for b in ctx.borrows]
         borrows += [
             (owner, kind, line)
@@ -2762,7 +2778,7 @@ class Analysis:
             if owner != key:
                 continue
             method = op != "move" and not op.startswith("launch#")
-            if method and op[:-2] not in BORROW_BREAKERS[kind]:
+            if method and op.partition("@")[0][:-2] not in BORROW_BREAKERS[kind]:
                 continue
             atoms = frozenset({("B", fact_id, line)})
             self.event("borrowed", node, key, atoms, f"{op} {kind}")

@@ -55,6 +55,7 @@ from mypy.nodes import (
     IfStmt,
     LambdaExpr,
     ListExpr,
+    MatchStmt,
     MemberExpr,
     MypyFile,
     NameExpr,
@@ -63,9 +64,11 @@ from mypy.nodes import (
     OverloadedFuncDef,
     ReturnStmt,
     SuperExpr,
+    TryStmt,
     TupleExpr,
     TypeInfo,
     Var,
+    WhileStmt,
     WithStmt,
 )
 from mypy.types import CallableType, Type, get_proper_type
@@ -81,7 +84,7 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
-from .names import MAX_ALIASES, in_library
+from .names import DEFERRED, MAX_ALIASES, in_library
 from .paths import display_path, path_chain, root_name
 from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
@@ -90,6 +93,7 @@ from .syntax import (
     child_nodes,
     free_reads,
     nested_functions,
+    stored_targets,
     target_names,
 )
 
@@ -260,27 +264,63 @@ def _has_syntax(fn: FuncItem) -> bool:
 
 
 #: Declared parameter types that hold no handle: such parameters are not followed.
-def _writes(fn: FuncItem, params: set[str]) -> dict[str, str]:
+def _writes(fn: FuncItem, params: set[str], me: str | None) -> dict[str, str]:
     """Parameters (never rebound) on which ``fn``'s own body calls a method that a lend
-    of the object forbids (``write``, ``free``): param -> the first such method."""
+    of the object forbids (``write``, ``free``): param -> the first such method. Also
+    attributes of them, and of ``self`` (``me``), keyed ``"self.host"``, where the body
+    calls such a method on ``self.host`` before any store into it (``inject()`` writing
+    ``self.host`` in place, then re-uploading it)."""
     out: dict[str, str] = {}
-    if not params:
+    bases = params | ({me} if me else set())
+    if not bases:
         return out
-    todo: list[Node] = list(fn.body.body)
+    found: dict[str, tuple[tuple[int, int], str]] = {}
+    stored: dict[str, tuple[int, int]] = {}
+    # (an attribute counts only where the body calls it on every path that returns:
+    # not in a branch, a loop body or a handler; ``if self.dirty: ...`` may not run)
+    todo: list[tuple[Node, bool]] = [(n, False) for n in fn.body.body]
     while todo:
-        n = todo.pop()
+        n, branch = todo.pop()
         if isinstance(n, FuncItem):
             continue  # a nested function runs when it is called
         if (
             isinstance(n, CallExpr)
             and isinstance(n.callee, MemberExpr)
             and n.callee.name in BORROW_BREAKERS["lend"]
-            and isinstance(n.callee.expr, NameExpr)
-            and n.callee.expr.name in params
         ):
-            out.setdefault(n.callee.expr.name, n.callee.name)
-        todo.extend(child_nodes(n))
+            recv = n.callee.expr
+            key = None if branch else _attr_key(recv, bases)
+            if isinstance(recv, NameExpr) and recv.name in params:
+                key = recv.name
+            if key is not None:
+                at = (n.line, n.column)
+                if key not in found or at < found[key][0]:
+                    found[key] = (at, n.callee.name)
+        for lv in stored_targets(n):
+            key = _attr_key(lv, bases)
+            if key is not None:
+                at = (n.line, n.column)
+                stored[key] = min(stored.get(key, at), at)
+        sure: tuple[Node, ...] = ()
+        if isinstance(n, IfStmt):
+            sure = (n.expr[0],)
+        elif isinstance(n, (WhileStmt, ForStmt)):
+            sure = (n.expr,)
+        elif isinstance(n, TryStmt):
+            sure = (n.body,)
+        inner = isinstance(n, (IfStmt, WhileStmt, ForStmt, TryStmt, MatchStmt))
+        todo.extend((c, branch or (inner and c not in sure)) for c in child_nodes(n))
+    for key, (at, method) in found.items():
+        if "." not in key or key not in stored or at < stored[key]:
+            out[key] = method
     return out
+
+
+def _attr_key(e: Node, bases: set[str]) -> str | None:
+    """``base.attr`` with ``base`` one of ``bases``: ``"base.attr"``; else None."""
+    if isinstance(e, MemberExpr) and isinstance(e.expr, NameExpr) and e.expr.name in bases:
+        return f"{e.expr.name}.{e.name}"
+    return None
 
 
 def _params(fn: FuncItem) -> list[str]:
@@ -378,8 +418,11 @@ class Inputs:
             self._incomplete = False
         if not _has_syntax(fn):
             return None  # read from mypy's cache: no body
-        if fn.is_generator or fn.is_coroutine or fn.is_async_generator:
-            return None  # calling it runs nothing yet: its body runs when iterated/awaited
+        if fn.is_generator or fn.is_async_generator:
+            return None  # calling it runs nothing yet: its body runs when iterated
+        # A coroutine function's body runs when the coroutine is awaited or run as a
+        # task, but the coroutine holds its arguments from the call on (as a Rust
+        # ``async fn`` captures them): what it moves is moved at the call (``_apply``).
         if isinstance(fn, FuncDef) and (
             in_library(fn.fullname) or (local is None and self._foreign(fn.fullname))
         ):
@@ -459,7 +502,7 @@ class Inputs:
         handles = _may_hold_handle(fn)
         returned, must = _returned(fn, handles - locals_)
         result, backs = _result_take_backs(fn, set(params) | {_self_of(fn) or ""})
-        writes = _writes(fn, (handles & set(params)) - locals_)
+        writes = _writes(fn, (handles & set(params)) - locals_, _self_of(fn))
         if not through and not backs and not _worth(fn, handles | free):
             if returned or writes:
                 return InputSummary(returns=returned, returns_must=must, writes=writes), False
@@ -614,7 +657,12 @@ class Inputs:
         globals (``module_globals.py``)."""
         peer = self.globals.peer(an.scope.node, call)
         effects = self.globals.effects(peer) if peer is not None else None
-        if peer is None or effects is None or not self.globals.known(module_of(peer)):
+        if (
+            peer is None
+            or effects is None
+            or peer.is_coroutine  # (what its body reads and rebinds, it does later)
+            or not self.globals.known(module_of(peer))
+        ):
             self._apply(an, call, st, None)
             return
         own = self.local(an.scope).bound()  # names the caller binds: not the globals
@@ -650,10 +698,50 @@ class Inputs:
         self._last = (call, an, out)
         return out
 
+    def apply_deferred(self, an: Analysis, call: CallExpr, st: State) -> None:
+        """``call`` is ``f(*bound)`` as an executor, a thread or the event loop will run
+        it later (``blocks.deferred_call``): the arguments belong to it from here on, so
+        what ``f`` moves of them is moved now (as a Rust closure ``move``s what it
+        captures into the thread that runs it)."""
+        self._apply(an, call, st, None, deferred=True)
+
+    def borrow_breaks(self, an: Analysis, call: CallExpr) -> None:
+        """Rule 3 at the call: a function that calls ``write()``/``free()`` on an
+        argument (or a method that does on ``self.host``) inside that object's lend.
+        Checked before the call's other effects (a method that writes ``self.host``
+        and re-uploads it rebinds it, which ends what the analysis knows of the lend)."""
+        resolved = self._resolve(an, call)
+        if resolved is None:
+            return
+        fn, label, recv, summary = resolved
+        if fn.is_coroutine or not summary.writes:
+            return  # (a coroutine's body runs later)
+        actuals = _actuals(call, fn)
+        if actuals is None:
+            return
+        for p, method in sorted(summary.writes.items()):  # ``normalise(buf)`` in buf's lend
+            base, dot, attr = p.partition(".")
+            if dot:  # ``self.inject()`` writing ``self.host`` in its lend
+                obj = recv if base == _self_of(fn) else _path_of(call, actuals, base)
+                if obj is not None:
+                    an.borrow_conflict(call, f"{obj}.{attr}", f"{method}()@{label}", -1)
+                continue
+            for j in actuals.get(p, ()):
+                chain = path_chain(call.args[j])
+                if chain is not None:
+                    an.borrow_conflict(call.args[j], chain[-1][0], f"{method}()", -1)
+
     def _apply(
-        self, an: Analysis, call: CallExpr, st: State, globals_: Callable[[], set[str]] | None
+        self,
+        an: Analysis,
+        call: CallExpr,
+        st: State,
+        globals_: Callable[[], set[str]] | None,
+        deferred: bool = False,
     ) -> None:
-        """``globals_``: the caller's module globals the callee's moves apply to."""
+        """``globals_``: the caller's module globals the callee's moves apply to.
+        ``deferred``: the call is not made here but bound to run later (no fact of the
+        call's own: its declared ``Consumed`` parameters move through the summary)."""
         resolved = self._resolve(an, call)
         if resolved is None:
             return
@@ -661,13 +749,19 @@ class Inputs:
         actuals = _actuals(call, fn)
         if actuals is None:
             return
-        own = an.scope.fact_for(call, an.infer)
+        own = None if deferred else an.scope.fact_for(call, an.infer)
         taken = set(own.consumed) if own is not None else set()
-        carried = _returns_transfer(call, fn)
-        declared = _consumed_params(fn)
+        carried = not deferred and _returns_transfer(call, fn)
+        # a coroutine's body runs when it is awaited (or as a task), a deferred call's
+        # in another thread: only the moves apply at the call
+        later = deferred or fn.is_coroutine
+        declared = set() if deferred else _consumed_params(fn)
+        rhs = DEFERRED if deferred else f"await {label}(...)" if later else ""
         for p, mv in sorted(summary.params.items()):
             if p in declared:
                 continue  # the signature says it: the call is a move already
+            if deferred and mv.maybe:
+                continue  # which path the worker took, only its result says: silence
             for j in actuals.get(p, ()):
                 if j in taken:
                     continue
@@ -676,12 +770,10 @@ class Inputs:
                 for item in items:
                     chain = path_chain(item)
                     if chain is not None:
-                        self._move(an, call, st, chain[-1][0], mv, label, own, carried, p)
-        for p, method in sorted(summary.writes.items()):  # ``normalise(buf)`` in buf's lend
-            for j in actuals.get(p, ()):
-                chain = path_chain(call.args[j])
-                if chain is not None:
-                    an.borrow_conflict(call.args[j], chain[-1][0], f"{method}()", -1)
+                        path = chain[-1][0]
+                        self._move(an, call, st, path, mv, label, own, carried, p, rhs)
+        if later:
+            return
         callee = call.callee
         if summary.free and isinstance(callee, NameExpr) and callee.name in an.scope.local_funcs:
             for key, mv in sorted(summary.free.items()):  # a function this scope defines
@@ -744,6 +836,8 @@ class Inputs:
         if resolved is None:
             return
         fn, label, _recv, summary = resolved
+        if fn.is_coroutine:
+            return  # ``c = f(a)`` binds a coroutine object, not what its body returns
         for x, rf in sorted(summary.results.items()):
             self._result_move(an, call, st, name, x, rf, label)
         if not summary.returns:
@@ -806,7 +900,10 @@ class Inputs:
         own: Fact | None,
         carried: bool,
         param: str,
+        rhs: str = "",
     ) -> None:
+        """``rhs``: how the caller gets the handle back, where not by calling the
+        function (``await f(...)``, ``<future>.result()``): for the message."""
         if mv.producer and carried:
             # The function returns the transfer: ``t = send(host)`` carries the move
             # (``host = t.wait()``). Until mypy has checked the call there is no fact
@@ -827,6 +924,8 @@ class Inputs:
                 cached.free = not param
                 shown = path_chain(call.callee)
                 cached.called = display_path(shown[-1][0]) if shown else mv.origin
+                if rhs:
+                    cached.called = rhs
                 recv = path_chain(call.callee.expr) if isinstance(call.callee, MemberExpr) else None
                 if mv.holder and recv is not None:
                     cached.holder = f"{recv[-1][0]}.{mv.holder}"  # ``host = st.pending.wait()``

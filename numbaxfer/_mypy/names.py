@@ -49,6 +49,16 @@ MAPPING: Final = "numbaxfer._mapped.Mapping"
 #: ``nx.pinned(...)`` / ``nx.mapped(...)``: blocks pinning numpy arrays in place.
 PINNED_SCOPES: Final = frozenset({"numbaxfer._scope.pinned", "numbaxfer._scope.mapped"})
 FUNCTOOLS_PARTIAL: Final = "functools.partial"
+CONTEXTMANAGER: Final = "contextlib.contextmanager"
+#: Calls that run a function of the program later, in a worker thread or from the
+#: event loop, with arguments bound now (``blocks.deferred_call``): the executor and
+#: loop methods by the class that defines them, then the functions and classes.
+EXECUTOR_CLASSES: Final = frozenset(
+    {"concurrent.futures._base.Executor", "asyncio.events.AbstractEventLoop"}
+)
+#: ``Fact.called`` of a move made by such a deferred call (for the message).
+DEFERRED: Final = "<deferred>"
+THREAD_STARTERS: Final = frozenset({"asyncio.threads.to_thread", "threading.Thread"})
 #: ``await asyncio.wait_for(t, timeout)`` / ``await asyncio.shield(t)`` return what
 #: ``await t`` returns, and get there only once ``t.__await__`` has waited (a timeout
 #: or a cancellation leaves it pending: Transfer's awaitable is cancelled before its

@@ -22,6 +22,7 @@ from mypy.nodes import (
     MypyFile,
     NameExpr,
     Node,
+    RefExpr,
     Statement,
     TypeInfo,
     Var,
@@ -42,7 +43,7 @@ from mypy.types import (
     get_proper_type,
 )
 
-from .blocks import borrow_may_conflict
+from .blocks import borrow_may_conflict, deferred_call, defers
 from .classes import Objects
 from .facts import (
     declared_types,
@@ -318,6 +319,26 @@ class NumbaxferPlugin(Plugin):
         scope = self._scope(ctx.api)
         return scope is not None and self._objects.inputs.local_matters(scope, call.callee.name)
 
+    def _deferred_matters(self, ctx: _SigContext) -> bool:
+        """``executor.submit(f, a)`` and the like (``blocks.deferred_call``): does the
+        call of ``f`` it binds move or keep what it is given?"""
+        call = ctx.context
+        if not isinstance(call, CallExpr):
+            return False
+        recv = get_proper_type(ctx.type) if isinstance(ctx, MethodSigContext) else None
+        later = deferred_call(call, recv.type if isinstance(recv, Instance) else None)
+        if later is None or not isinstance(later.callee, RefExpr):
+            return False
+        target = later.callee
+        if isinstance(target, NameExpr):
+            scope = self._scope(ctx.api)
+            if scope is not None and target.name in scope.local_funcs:
+                return self._objects.inputs.local_matters(scope, target.name)
+        node = target.node
+        if isinstance(node, FuncDef) and node.fullname:
+            return self._object_call(node.fullname)
+        return False
+
     def _on_object_use(self, api: object) -> None:
         """A use that only the object model makes relevant: make sure the scope has an
         up-to-date analysis, and report what it found."""
@@ -344,7 +365,7 @@ class NumbaxferPlugin(Plugin):
     def _claim(self, fullname: str) -> bool:
         if fullname in WAITS or fullname == PARTIAL_CALL or fullname in BORROW_ENTRIES:
             return True
-        if fullname in LENT_STORES:
+        if fullname in LENT_STORES or defers(fullname):
             return True
         try:
             if self._object_call(fullname):
@@ -453,6 +474,10 @@ class NumbaxferPlugin(Plugin):
                 and isinstance(call, CallExpr)
                 and (borrow_may_conflict(scope.body, call) or _yields_handles_away(scope))
             ):
+                self._on_object_use(ctx.api)
+            return
+        if defers(fullname):  # claimed for this only: ``pool.submit(f, a)``
+            if self._deferred_matters(ctx):
                 self._on_object_use(ctx.api)
             return
         sig = ctx.default_signature

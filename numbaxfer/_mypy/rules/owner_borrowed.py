@@ -45,7 +45,10 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             f"{op[len('launch#') :]}; a plain numba kernel may write every array it gets)"
         )
     else:
-        what = f'"{name}.{op}" is called'
+        method, _, by = op.partition("@")
+        if by and _moved_too(an, ev):
+            return  # the same call moves it too: that report says more
+        what = f'"{name}.{method}" is called' + (f" by {by}(), called here," if by else "")
     if kind == "lend":
         text = (
             f'{what} while it is lent: its "with {name}.lend()" block (line {line}) is still '
@@ -60,3 +63,18 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             "the block gave you"
         )
     yield (CODE, ev.node, text, (*ev.dedupe(), "b"))
+
+
+def _moved_too(an: Analysis, ev: Event) -> bool:
+    """A ``move`` report of ``ev.path`` at the same call (``self._stage()`` writes
+    ``self.host`` and then uploads it)."""
+    facts = an.scope.facts
+    for other in an.events.values():
+        if other.kind != "borrowed" or other.path != ev.path or other is ev:
+            continue
+        if other.node.line != ev.node.line or not other.extra.startswith("move "):
+            continue
+        ids = {a[1] for a in other.atoms if a[0] == "B" and a[1] >= 0}
+        if any(facts[i].confirmed for i in ids):
+            return True
+    return False

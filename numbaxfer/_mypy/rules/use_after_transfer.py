@@ -11,7 +11,7 @@ from mypy.errorcodes import ErrorCode
 from ..elements import ELEMENT, MARK, marked_container
 from ..facts import Fact
 from ..flow import Analysis, Event
-from ..names import CLOSURE_READ, YIELDED
+from ..names import CLOSURE_READ, DEFERRED, YIELDED
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
@@ -125,10 +125,18 @@ def _origin_fix(f: Fact, moved: str) -> str:
     if f.holder:  # also a method that keeps the transfer of its parameter (inputs.py)
         return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
     if f.param:
+        rhs = f.called if f.called.endswith(")") else f"{f.called or fn[:-2]}(...)"
+        if f.called == DEFERRED:  # ``pool.submit(f, buf)``: f runs in another thread
+            return (
+                f'{fn} takes it through its parameter "{f.param}" and runs later, in '
+                f'another thread or task, which owns it from this call on: rebind "{moved}" '
+                f"to the handle {fn} returns (the future's result()) once it has run, or "
+                "declare the parameter nx.Consumed[...] so that the call reads as a move"
+            )
         return (
             f'{fn} takes it through its parameter "{f.param}", which is not declared '
             f"nx.Consumed, and does not give it back: return the handle from {fn} and "
-            f'rebind "{moved} = {f.called or fn[:-2]}(...)", or declare the parameter '
+            f'rebind "{moved} = {rhs}", or declare the parameter '
             "nx.Consumed[...] so that the call reads as a move"
         )
     if f.free:
