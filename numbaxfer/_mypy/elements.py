@@ -82,7 +82,7 @@ from mypy.types import (
 )
 
 from .facts import Fact, map_actuals, static_type
-from .names import HANDLES, ONE_DONE
+from .names import HANDLES, MEMBER_OF, ONE_DONE
 from .paths import display_path, path_chain, path_extends
 from .state import OWN, OWN_SET, Atom, Atoms, Chain, State
 from .syntax import FORMATTERS, bound_and_declared, child_nodes, skips_some, stored_targets
@@ -127,6 +127,8 @@ READ_METHODS: Final = frozenset(
 #: Methods that take out (or look up) one element and store nothing: what they return
 #: may be any element (``job = jobs.popleft()``), and the others keep their state.
 TAKE_METHODS: Final = frozenset({"pop", "popleft", "get"})
+#: Methods that add an element and take none out (a completed element stays in).
+_ADDS: Final = frozenset({"append", "appendleft", "add", "extend", "insert", "put", "put_nowait"})
 #: Builtins that call no code of the program (with positional arguments only: a
 #: ``key=`` may be a callable that does): no attribute of an element changes in them.
 _INERT_BUILTINS: Final = (
@@ -479,7 +481,9 @@ class Elements:
         "facts",
         "holders",
         "how",
+        "kept",
         "keyed",
+        "member_names",
         "moved_in",
         "owner_call",
         "owner_dropped",
@@ -536,6 +540,10 @@ class Elements:
         #: element of a container (or an attribute of each) -> (the function's name, the
         #: container or "") (messages)
         self.wait_calls: dict[int, tuple[str, str]] = {}
+        #: line of a wait() of a transfer kept in a container -> its name (messages)
+        self.member_names: dict[int, str] = {}
+        #: True once a ``ONE_DONE`` or ``MEMBER_OF`` key was put into some state
+        self.kept = False
         # per-run caches of syntax (a run never sees a node change)
         #: loop body id -> ``stores(body)``: the scope's (its body's names and callees
         #: do not change while mypy checks it; every analysis of the scope shares it)
@@ -865,9 +873,11 @@ class Elements:
 
     def store(self, container: Expression, st: State) -> None:
         """``C[k] = ...`` (or ``del C[k]``, ``C[:] = ...``): the elements may be back."""
+        ch = path_chain(container)
+        if ch is not None and self.kept:
+            self.changed(ch[-1][0], st)
         if not self.active:
             return
-        ch = path_chain(container)
         if ch is not None:
             c = ch[-1][0]
             st.vals.pop(mark_of(c), None)
@@ -1086,18 +1096,79 @@ class Elements:
         if container is not None:
             self.discarded_loops.setdefault(container, e.line)
 
+    def note_member(self, holder: Expression, item: Expression, st: State) -> None:
+        """``pending.append(t)``: ``t``'s transfer is an element of ``pending`` too."""
+        ch, ich = path_chain(holder), path_chain(item)
+        if ch is None or ich is None:
+            return
+        atoms = frozenset(a for a in st.get(ich[-1][0]) if a[0] in "PE")
+        if atoms:
+            key = ich[-1][0] + MEMBER_OF + ch[-1][0]
+            self.compound_keys.add(key)
+            st.put(key, atoms)
+            self.kept = True
+
+    def member_done(self, key: str, pids: set[int], line: int, st: State) -> None:
+        """``t.wait()``: a container ``t`` was added to (``note_member``) holds a
+        completed transfer; a loop over all its elements completes it again."""
+        prefix = key + MEMBER_OF
+        for k in [k for k in st.vals if k.startswith(prefix)]:
+            fids = sorted({a[1] for a in st.vals[k]} & pids)
+            if fids:
+                self._put_done(k[len(prefix) :], fids, line, st)
+                self.member_names[line] = key
+
+    def changed(self, container: str, st: State) -> None:
+        """A store into ``container``, a method of it, or a call it is passed to: which
+        of its elements were completed, and what it holds, is no longer known."""
+        st.vals.pop(container + ONE_DONE, None)
+        suffix = MEMBER_OF + container
+        for k in [k for k in st.vals if k.endswith(suffix)]:
+            del st.vals[k]
+
+    def touched(self, e: CallExpr, st: State) -> None:
+        """A call: a method of a container with a completed element (or of its owner)
+        other than a read or an add, or a call the container is passed to, may take the
+        completed element out (``ups.pop(0)``, ``ups.remove(t)``, ``retire(ups)``)."""
+        kept = {
+            k[: -len(ONE_DONE)] if k.endswith(ONE_DONE) else k.partition(MEMBER_OF)[2]
+            for k in st.vals
+            if k.endswith(ONE_DONE) or MEMBER_OF in k
+        }
+        if not kept:
+            return
+        callee = e.callee
+        name = callee.fullname if isinstance(callee, RefExpr) else ""
+        if name in VIEWS or name in FORMATTERS:
+            return
+        recv = path_chain(callee.expr) if isinstance(callee, MemberExpr) else None
+        args = [ch[-1][0] for ch in map(path_chain, e.args) if ch is not None]
+        for c in sorted(kept):
+            if recv is not None and isinstance(callee, MemberExpr):
+                r = recv[-1][0]
+                if r == c and (callee.name in READ_METHODS or callee.name in _ADDS):
+                    continue
+                if r == c or path_extends(c, r):
+                    self.changed(c, st)
+                    continue
+            if any(a == c or path_extends(c, a) for a in args):
+                self.changed(c, st)
+
+    def _put_done(self, container: str, fids: Iterable[int], line: int, st: State) -> None:
+        key = container + ONE_DONE
+        self.done_lines[line] = container
+        self.compound_keys.add(key)
+        self.kept = True
+        st.put(key, (st.get(key) - OWN_SET) | {("W", f, line) for f in fids} | {EITHER})
+
     def one_done(self, container: str, line: int, st: State) -> None:
         """An element of ``container``, a container the program filled with transfers
         (``holders``), is completed here (``downs[0].wait()``, ``downs[first].wait()``):
         kept under ``container + ONE_DONE`` for the loops over all of its elements
         (``bind_targets``); a read of one element does not see it (another one)."""
         fids = sorted(f for f, c in self.holders.items() if c == container)
-        if not fids:
-            return
-        key = container + ONE_DONE
-        self.done_lines[line] = container
-        self.compound_keys.add(key)
-        st.put(key, (st.get(key) - OWN_SET) | {("W", f, line) for f in fids} | {EITHER})
+        if fids:
+            self._put_done(container, fids, line, st)
 
     def holder_of(self, fid: int, held_in: str | None) -> str | None:
         if fid in self.holders:

@@ -27,6 +27,7 @@ from mypy.nodes import (
     ContinueStmt,
     Decorator,
     DelStmt,
+    DictExpr,
     DictionaryComprehension,
     Expression,
     ExpressionStmt,
@@ -52,6 +53,7 @@ from mypy.nodes import (
     RefExpr,
     ReturnStmt,
     SetComprehension,
+    SetExpr,
     StarExpr,
     Statement,
     SuperExpr,
@@ -864,7 +866,22 @@ class Analysis:
                 self.elems.note_holder(name, rv, self.fact_of)
             if obj in self.scope.flags:
                 r = self.set_flag(r, obj, rv)
+        if one is not None:
+            self.note_members(one, rv, r)
         return r
+
+    def note_members(self, lv: Expression, rv: Expression, st: State) -> None:
+        """``pending = [t]``, ``jobs = {"a": t}``, ``jobs[k] = t``: the container holds
+        the transfer ``t`` names (``Elements.note_member``)."""
+        holder = lv.base if isinstance(lv, IndexExpr) else lv
+        items: list[Expression] = [rv] if isinstance(lv, IndexExpr) else []
+        if isinstance(rv, (ListExpr, TupleExpr, SetExpr)) and not isinstance(lv, IndexExpr):
+            items = [x for x in rv.items if not isinstance(x, StarExpr)]
+        elif isinstance(rv, DictExpr) and not isinstance(lv, IndexExpr):
+            items = [v for _, v in rv.items]
+        for item in items:
+            if isinstance(item, (NameExpr, MemberExpr)):
+                self.elems.note_member(holder, item, st)
 
     def copy(self, rv: Expression, st: State) -> State:
         """``a = b``, ``a, b = b, a``, ``self.x = buf``: the names are bound to the same
@@ -1094,6 +1111,8 @@ class Analysis:
                     self.stored_drops[a[1]] = (node.line, id(le.stmt) if le is not None else 0)
             self.event("drop", node, key, old)
         self.lose(st.vals.pop(key, None))
+        if self.elems.kept:  # ``pending = []``: what ``t.\0in:pending`` said is gone
+            self.elems.changed(key, st)
         for k in self.compound_keys:  # only compound paths can extend or depend on key
             if k in st.vals and (path_extends(k, key) or depends_on_name(k, key)):
                 gone = st.vals.pop(k)
@@ -2504,6 +2523,8 @@ class Analysis:
             return None
         if self.elems.active:  # a marked container passed on, or a method of it called
             self.elems.call(e, fact, cur, self.element_use)
+        if self.elems.kept:  # ``ups.pop(0)`` after ``ups[0].wait()``
+            self.elems.touched(e, cur)
         if self.stored_any and fact is None and user_call(e) and not self.library_method(e):
             self.hand_on_stored(cur, e.line)  # the program's code runs: it may complete them
         if isinstance(callee, MemberExpr) and callee.name in CONTAINER_ADDS:
@@ -2513,6 +2534,8 @@ class Analysis:
                 if added_class is not None and isinstance(callee.expr, NameExpr):
                     self.element_classes.setdefault(callee.expr.name, added_class)
             for a in e.args:
+                if callee.name in ELEMENT_ADDS or callee.name == "insert":
+                    self.elems.note_member(callee.expr, a, cur)  # before it escapes
                 self.escapes(a, cur, "container", callee.expr)
                 self.elems.note_add(callee.expr, a, cur, self.fact_of)
         if fact is not None and isinstance(callee, NameExpr) and callee.name in self.partials:
@@ -2804,6 +2827,8 @@ class Analysis:
         pids = {a[1] for a in atoms if a[0] in TRANSFER_KINDS}
         self.completed.update(pids)
         self.completed_keys.add(key)
+        if self.elems.kept:  # ``pending.append(t)`` earlier
+            self.elems.member_done(key, pids, node.line, st)
         if key.endswith("]") and self.elems.holders:
             container = container_of(key)
             if container is not None:

@@ -118,6 +118,10 @@ STREAM_OPS: Final = frozenset(
 #: The state's key, under a container of transfers, for the completion of one of its
 #: elements (``ups[0].wait()``): a loop over all its elements then completes it again.
 ONE_DONE: Final = ".\0one-done"
+#: The state's key, under a transfer's name, for a container it was added to
+#: (``t.\0in:pending`` after ``pending.append(t)``): completing ``t`` completes an
+#: element of ``pending``. Rebinding ``t``, or any store into ``pending``, drops it.
+MEMBER_OF: Final = ".\0in:"
 #: Types whose values hold no handle, transfer or lend (a read of one is never a use).
 INERT_TYPES: Final = frozenset(
     {"builtins.int", "builtins.float", "builtins.str", "builtins.bool", "builtins.bytes"}

@@ -42,7 +42,17 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
             f'as you complete it ("{box}.pop(k).wait()", or clear "{box}" after the loop)'
         )
     ones = sorted({an.elems.done_lines[x] for x in first if x in an.elems.done_lines})
-    if not loops and ones:  # ``downs[0].wait()`` before ``for t in downs``
+    earlier_on = "on it "
+    members = sorted({an.elems.member_names[x] for x in first if x in an.elems.member_names})
+    if not loops and ones and members:  # ``pending.append(t)``, ``t.wait()``, then the loop
+        box, name = display_path(ones[0]), display_path(members[0])
+        subject += f' (an element of "{box}", which still holds "{name}")'
+        earlier_on = f'on "{name}" '
+        fix = (
+            f'take "{name}" out of "{box}" as you complete it (remove, pop or del it), or '
+            f'complete it only in the loop over "{box}"'
+        )
+    elif not loops and ones:  # ``downs[0].wait()`` before ``for t in downs``
         box = display_path(ones[0])
         subject += f' (an element of "{box}", one of which was completed before the loop)'
         fix = (
@@ -69,8 +79,8 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
     if calls and len(calls) == len(first):  # completed by a call of a function
         earlier += f" (in {', '.join(c[0] + '()' for c in calls)})"
     text = (
-        f"{subject} {verb}: wait() was already called on it {earlier}"
-        f"{' on some path' if maybe else ''}, and gave its array "
+        f"{subject} {verb}: wait() was already called {earlier_on}{earlier}"
+        f"{' on some path' if maybe and not members else ''}, and gave its array "
         f"back then. A transfer is completed exactly once: {fix}"
     )
     yield (CODE, ev.node, text, ev.dedupe())
