@@ -515,6 +515,33 @@ def yield_borrows(fn: FuncItem) -> tuple[tuple[str, str, int], ...]:
     return tuple(out)
 
 
+def lent_at_every_yield(fn: FuncItem) -> frozenset[str]:
+    """The paths that every ``yield`` of ``fn`` is inside a ``with p.lend()`` (or
+    ``p.write()``) of: what a ``@contextmanager`` keeps borrowed for its block."""
+    found: list[frozenset[str]] = []
+    todo: list[tuple[Node, frozenset[str]]] = [(n, frozenset()) for n in fn.body.body]
+    while todo:
+        n, lent = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, (YieldExpr, YieldFromExpr)):
+            found.append(lent)
+        if isinstance(n, WithStmt):
+            owners = set(lent)
+            for e in n.expr:
+                if (
+                    isinstance(e, CallExpr)
+                    and not e.args
+                    and isinstance(e.callee, MemberExpr)
+                    and e.callee.name in BORROW_BREAKERS
+                    and (chain := path_chain(e.callee.expr)) is not None
+                ):
+                    owners.add(chain[-1][0])
+            lent = frozenset(owners)
+        todo.extend((c, lent) for c in child_nodes(n))
+    return frozenset.intersection(*found) if found else frozenset()
+
+
 def _has_yield(body: Block) -> bool:
     todo: list[Node] = [body]
     while todo:

@@ -51,6 +51,7 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    RefExpr,
     SuperExpr,
     TypeInfo,
     Var,
@@ -1025,14 +1026,34 @@ class Objects:
                 st.put(hpath, st.get(hpath) | {("P", fact.id, 0)})
                 an.compound_keys.add(hpath)
 
+    @staticmethod
+    def _started(an: Analysis, call: CallExpr) -> CallExpr | None:
+        """``worker.start()`` (or ``Thread(...).start()``) of a thread whose target call
+        is known (``Analysis.threads``): that call."""
+        callee = call.callee
+        if not an.threads or not isinstance(callee, MemberExpr) or callee.name != "start":
+            return None
+        if id(callee.expr) in an.threads:
+            return an.threads[id(callee.expr)]
+        chain = path_chain(callee.expr)
+        return an.thread_paths.get(chain[-1][0]) if chain is not None else None
+
     def call(self, an: object, call: CallExpr, st: State) -> None:
         if not isinstance(an, Analysis):
             return
         if self._library_call(an, call):
             callee = call.callee
+            started = self._started(an, call)
+            if started is not None:  # ``worker.start()``: its target runs from here on
+                self._call(an, started, st)
+                self.inputs.apply_deferred(an, started, st, thread=True)
+                return
             recv = an.receiver(callee.expr) if isinstance(callee, MemberExpr) else None
             later = deferred_call(call, recv if isinstance(recv, TypeInfo) else None)
             if later is not None and not self._library_call(an, later):
+                if isinstance(callee, RefExpr) and callee.fullname == "threading.Thread":
+                    an.threads[id(call)] = later  # nothing runs before its start()
+                    return
                 # ``pool.submit(process, shard)``: ``process(shard)`` runs from here on,
                 # in another thread; what it does to its arguments is done at the submit
                 self._call(an, later, st)

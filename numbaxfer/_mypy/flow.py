@@ -88,9 +88,11 @@ from .blocks import (
     exit_stack,
     generated_transfers,
     kept_handles,
+    lent_at_every_yield,
     partial_call,
     partial_of,
     pins_in_place,
+    property_field,
     swallows,
     yield_borrows,
 )
@@ -180,6 +182,7 @@ from .syntax import (
     keeps_transfers_of,
     literal_truth,
     nested_functions,
+    never_exhausts,
     none_test_of,
     reads_before_take_back,
     same_block,
@@ -420,6 +423,10 @@ class Analysis:
         self.lend_blocks: dict[int, str] = {}
         #: name -> the ``functools.partial(f, *bound)`` it holds, as the call ``f(*bound)``
         self.partials: dict[str, CallExpr] = {}
+        #: ``threading.Thread(target=f, args=...)`` (by id) -> the call ``f(...)`` it
+        #: runs from its ``start()``; and the paths such threads were bound to
+        self.threads: dict[int, CallExpr] = {}
+        self.thread_paths: dict[str, CallExpr] = {}
         #: name -> the call of a generator yielding transfers it is bound to
         self.generators: dict[str, CallExpr] = {}
         #: ``g = obj.frames()``, a generator that yields inside ``with self.x.lend()``:
@@ -497,12 +504,49 @@ class Analysis:
             if st is None:
                 return None
             st = self.stmt(s, st)
-            if st is not None and self.n_try and (i == last or not cannot_raise(stmts[i + 1])):
+            if (
+                st is not None
+                and self.n_try
+                and (
+                    i == last
+                    or not (cannot_raise(stmts[i + 1]) or self.takes_back(stmts[i + 1], st))
+                )
+            ):
                 if i < last:
                     self.deliver_before(stmts[i + 1], st)
                 else:
                     self.deliver_exc(st)
         return st
+
+    def takes_back(self, s: Statement, st: State) -> bool:
+        """Is ``s`` a plain take-back, ``host = t.wait()`` (or ``t.wait()``, ``host =
+        await t``), of a transfer held at a path? Only the device (or an interrupt) makes
+        it fail, and then the transfer is pending again: a handler is not shown the
+        state before it (``try: ... host = down.wait() finally: host.free()`` is the
+        ordinary way to write it, not a use on the path of a failing wait)."""
+        if isinstance(s, AssignmentStmt) and len(s.lvalues) == 1 and s.type is None:
+            if not isinstance(s.lvalues[0], (NameExpr, MemberExpr)):
+                return False
+            e: Expression = s.rvalue
+        elif isinstance(s, ExpressionStmt):
+            e = s.expr
+        else:
+            return False
+        if isinstance(e, AwaitExpr):
+            target: Expression = e.expr
+        elif (
+            isinstance(e, CallExpr)
+            and isinstance(e.callee, MemberExpr)
+            and e.callee.name == "wait"
+            and not e.args
+        ):
+            target = e.callee.expr
+        else:
+            return False
+        chain = path_chain(target)
+        if chain is None:
+            return False
+        return any(a[0] in "PE" for a in st.get(chain[-1][0]))
 
     def deliver_before(self, s: Statement, st: State) -> None:
         """The state before ``s`` in a try block reaches the handlers (``s`` may
@@ -530,7 +574,12 @@ class Analysis:
             if cur is None:
                 return None
             cur = self.stmt(stmt, cur)
-            if cur is not None and i + 1 < len(b.body) and not cannot_raise(b.body[i + 1]):
+            if (
+                cur is not None
+                and i + 1 < len(b.body)
+                and not cannot_raise(b.body[i + 1])
+                and not self.takes_back(b.body[i + 1], cur)
+            ):
                 self.deliver_before(b.body[i + 1], cur)
         return cur
 
@@ -868,6 +917,8 @@ class Analysis:
                 r = self.set_flag(r, obj, rv)
         if one is not None:
             self.note_members(one, rv, r)
+            if self.threads and id(rv) in self.threads and (lc := path_chain(one)) is not None:
+                self.thread_paths[lc[-1][0]] = self.threads[id(rv)]  # ``t = Thread(...)``
         return r
 
     def note_members(self, lv: Expression, rv: Expression, st: State) -> None:
@@ -1002,6 +1053,13 @@ class Analysis:
             chain = path_chain(lv)
             if chain is not None:
                 self.set_value(chain[-1][0], lv, info, r, stmt, is_name=False)
+                if (
+                    isinstance(lv, MemberExpr)
+                    and any(ctx.borrows for ctx in self.stack)
+                    and (field := property_field(lv)) is not None
+                    and (base := path_chain(lv.expr)) is not None
+                ):  # ``self.host = new`` through the property's setter: ``self._host``
+                    self.rebind(f"{base[-1][0]}.{field}", r, stmt)
             return r
         if isinstance(lv, (TupleExpr, ListExpr)):
             items: list[tuple[str, object]] | None = None
@@ -1510,9 +1568,12 @@ class Analysis:
         ctx.borrows.extend((owner, kind, line, None) for owner, kind, line in lends)
         self.ring_reads(s.body)
         head = self.loop(r, body, ctx)
-        self.elems.exit(elements, paths_of(head, *ctx.breaks), s.body)  # marks, see elements.py
-        self.loop_ends([head, *ctx.breaks])
-        after: State | None = head
+        # ``for attempt in range(n): ... if attempt == n - 1: raise ... continue``: the
+        # loop is only left by its break (or return, raise), not exhausted
+        exhausted: State | None = None if never_exhausts(s) else head
+        self.elems.exit(elements, paths_of(exhausted, *ctx.breaks), s.body)  # (elements.py)
+        self.loop_ends([exhausted, *ctx.breaks])
+        after: State | None = exhausted
         if s.else_body is not None:
             after = self.blk(s.else_body, head.copy())
         return join_states(after, *ctx.breaks)
@@ -1565,7 +1626,17 @@ class Analysis:
             if chain is not None:
                 names[p.variable.name] = chain[-1][0]
         out: list[tuple[str, str, int]] = []
-        for owner, kind, line in yield_borrows(fn):
+        borrows = yield_borrows(fn)
+        if managed and borrows:
+            # the with block runs at the generator's yield: a lend of what every yield is
+            # inside a lend of (``if frozen: with snap.lend(): yield ... else: with
+            # live.lend(): yield ...`` lends neither for sure), of the object the caller
+            # passed (not a parameter the body rebinds)
+            rebound = bound_and_declared(fn.body)[0]
+            names = {k: v for k, v in names.items() if k not in rebound}
+            every = lent_at_every_yield(fn)
+            borrows = tuple(b for b in borrows if b[0] in every)
+        for owner, kind, line in borrows:
             root = root_name(owner)
             if root in names:
                 out.append((names[root] + owner[len(root) :], kind, line))
@@ -2160,11 +2231,33 @@ class Analysis:
             if isinstance(child, Expression):
                 cur = self.ex(child, cur)
         if cur is not None and isinstance(e, (YieldExpr, YieldFromExpr)):
+            if isinstance(e, YieldExpr) and e.expr is not None:
+                self.yield_transfers(e.expr, cur)
             if self.elems.attr_marks:
                 self.elems.clear_attrs(cur)  # the consumer runs: it may put attributes back
             if self.stored_any:
                 self.hand_on_stored(cur, e.line)  # ... or complete what attributes hold
         return cur
+
+    def yield_transfers(self, value: Expression, st: State) -> None:
+        """``yield n, s.upload(self.staging, ...)``: the consumer gets the transfer and
+        may complete it and rebind ``self.staging`` before it resumes the generator.
+        What the transfer moved, where others can reach it (an attribute, an element),
+        is unknown after the yield (silence); a local name stays moved."""
+        items = value.items if isinstance(value, TupleExpr) else [value]
+        fids: set[int] = set()
+        for item in items:
+            if isinstance(item, CallExpr):
+                fact = self.scope.fact_for(item, self.infer)
+                if fact is not None and fact.producer:
+                    fids.add(fact.id)
+            elif (chain := path_chain(item)) is not None:
+                fids.update(a[1] for a in st.get(chain[-1][0]) if a[0] in "PE")
+        for fid in fids:
+            for key in self.moved.get(fid, ()):
+                if key != root_name(key) and key in st.vals:
+                    kept = frozenset(a for a in st.vals[key] if not (a[0] == "M" and a[1] == fid))
+                    st.put(key, kept or OWN_SET)
 
     def comprehension(self, g: GeneratorExpr | DictionaryComprehension, st: State) -> State | None:
         first = self.ex(g.sequences[0], st) if g.sequences else st

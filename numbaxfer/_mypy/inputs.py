@@ -43,8 +43,10 @@ from mypy.nodes import (
     ARG_STAR2,
     AssignmentExpr,
     AssignmentStmt,
+    BreakStmt,
     CallExpr,
     ConditionalExpr,
+    ContinueStmt,
     Decorator,
     DelStmt,
     Expression,
@@ -62,6 +64,7 @@ from mypy.nodes import (
     Node,
     OperatorAssignmentStmt,
     OverloadedFuncDef,
+    RaiseStmt,
     ReturnStmt,
     SuperExpr,
     TryStmt,
@@ -84,7 +87,7 @@ from .facts import (
 )
 from .flow import Analysis
 from .module_globals import ModuleGlobals, is_module_function, module_of
-from .names import DEFERRED, MAX_ALIASES, in_library
+from .names import DEFERRED, DEFERRED_THREAD, MAX_ALIASES, in_library
 from .paths import display_path, path_chain, root_name
 from .scope import ObjectModel, Scope, SummaryScope
 from .state import OWN_SET, State
@@ -278,7 +281,11 @@ def _writes(fn: FuncItem, params: set[str], me: str | None) -> dict[str, str]:
     stored: dict[str, tuple[int, int]] = {}
     # (an attribute counts only where the body calls it on every path that returns:
     # not in a branch, a loop body or a handler; ``if self.dirty: ...`` may not run)
-    todo: list[tuple[Node, bool]] = [(n, False) for n in fn.body.body]
+    # (nor after a statement that may leave early, ``if not self.dirty: return``, or
+    # that calls code which may rebind it, ``self._flip()``)
+    body = fn.body.body
+    cut = next((i for i, n in enumerate(body) if _may_cut(n, me)), len(body))
+    todo: list[tuple[Node, bool]] = [(n, i > cut) for i, n in enumerate(body)]
     while todo:
         n, branch = todo.pop()
         if isinstance(n, FuncItem):
@@ -287,9 +294,10 @@ def _writes(fn: FuncItem, params: set[str], me: str | None) -> dict[str, str]:
             isinstance(n, CallExpr)
             and isinstance(n.callee, MemberExpr)
             and n.callee.name in BORROW_BREAKERS["lend"]
+            and not branch
         ):
             recv = n.callee.expr
-            key = None if branch else _attr_key(recv, bases)
+            key = _attr_key(recv, bases)
             if isinstance(recv, NameExpr) and recv.name in params:
                 key = recv.name
             if key is not None:
@@ -306,14 +314,39 @@ def _writes(fn: FuncItem, params: set[str], me: str | None) -> dict[str, str]:
             sure = (n.expr[0],)
         elif isinstance(n, (WhileStmt, ForStmt)):
             sure = (n.expr,)
-        elif isinstance(n, TryStmt):
-            sure = (n.body,)
+        elif isinstance(n, TryStmt) and n.finally_body is not None:
+            sure = (n.finally_body,)  # (its body may be cut short by a handled error)
         inner = isinstance(n, (IfStmt, WhileStmt, ForStmt, TryStmt, MatchStmt))
         todo.extend((c, branch or (inner and c not in sure)) for c in child_nodes(n))
     for key, (at, method) in found.items():
         if "." not in key or key not in stored or at < stored[key]:
             out[key] = method
     return out
+
+
+def _may_cut(n: Node, me: str | None) -> bool:
+    """May the statements after ``n`` not run (a ``return``, ``raise``, ``break`` or
+    ``continue`` inside it) or find ``self``'s attributes rebound (a call of a method
+    of ``self``, or one ``self`` is passed to)?"""
+    todo: list[Node] = list(child_nodes(n)) if not isinstance(n, CallExpr) else [n]
+    while todo:
+        c = todo.pop()
+        if isinstance(c, FuncItem):
+            continue
+        if isinstance(c, (ReturnStmt, RaiseStmt, BreakStmt, ContinueStmt)):
+            return True
+        if me is not None and isinstance(c, CallExpr):
+            callee = c.callee
+            if (
+                isinstance(callee, MemberExpr)
+                and isinstance(callee.expr, NameExpr)
+                and callee.expr.name == me
+            ):
+                return True  # ``self._flip()``
+            if any(isinstance(a, NameExpr) and a.name == me for a in c.args):
+                return True
+        todo.extend(child_nodes(c))
+    return False
 
 
 def _attr_key(e: Node, bases: set[str]) -> str | None:
@@ -698,12 +731,12 @@ class Inputs:
         self._last = (call, an, out)
         return out
 
-    def apply_deferred(self, an: Analysis, call: CallExpr, st: State) -> None:
+    def apply_deferred(self, an: Analysis, call: CallExpr, st: State, thread: bool = False) -> None:
         """``call`` is ``f(*bound)`` as an executor, a thread or the event loop will run
         it later (``blocks.deferred_call``): the arguments belong to it from here on, so
         what ``f`` moves of them is moved now (as a Rust closure ``move``s what it
         captures into the thread that runs it)."""
-        self._apply(an, call, st, None, deferred=True)
+        self._apply(an, call, st, None, deferred=True, thread=thread)
 
     def borrow_breaks(self, an: Analysis, call: CallExpr) -> None:
         """Rule 3 at the call: a function that calls ``write()``/``free()`` on an
@@ -738,6 +771,7 @@ class Inputs:
         st: State,
         globals_: Callable[[], set[str]] | None,
         deferred: bool = False,
+        thread: bool = False,
     ) -> None:
         """``globals_``: the caller's module globals the callee's moves apply to.
         ``deferred``: the call is not made here but bound to run later (no fact of the
@@ -756,7 +790,8 @@ class Inputs:
         # in another thread: only the moves apply at the call
         later = deferred or fn.is_coroutine
         declared = set() if deferred else _consumed_params(fn)
-        rhs = DEFERRED if deferred else f"await {label}(...)" if later else ""
+        rhs = (DEFERRED_THREAD if thread else DEFERRED) if deferred else ""
+        rhs = rhs or (f"await {label}(...)" if later else "")
         for p, mv in sorted(summary.params.items()):
             if p in declared:
                 continue  # the signature says it: the call is a move already

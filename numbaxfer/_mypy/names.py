@@ -58,6 +58,8 @@ EXECUTOR_CLASSES: Final = frozenset(
 )
 #: ``Fact.called`` of a move made by such a deferred call (for the message).
 DEFERRED: Final = "<deferred>"
+#: ... by a ``threading.Thread`` target, moved at the thread's ``start()``.
+DEFERRED_THREAD: Final = "<thread>"
 THREAD_STARTERS: Final = frozenset({"asyncio.threads.to_thread", "threading.Thread"})
 #: ``await asyncio.wait_for(t, timeout)`` / ``await asyncio.shield(t)`` return what
 #: ``await t`` returns, and get there only once ``t.__await__`` has waited (a timeout

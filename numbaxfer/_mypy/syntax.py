@@ -965,3 +965,85 @@ def skips_some(body: Node) -> bool:
             continue
         todo.extend(child_nodes(n))
     return False
+
+
+def never_exhausts(s: ForStmt) -> bool:
+    """Is ``s`` a retry loop, ``for attempt in range(n):`` whose every path to the next
+    iteration (a ``continue``, or the end of the body) passes a guard ``if <test of
+    attempt>: raise`` (or ``return``) first? Then the loop is left by ``break``,
+    ``return`` or ``raise`` only, as far as the checker assumes: the guard is taken to
+    stop the last attempt (if it does not, what the exhausted loop leaves is missed)."""
+    if not isinstance(s.index, NameExpr) or s.else_body is not None:
+        return False
+    it = s.expr
+    if not (
+        isinstance(it, CallExpr) and isinstance(it.callee, NameExpr) and it.callee.name == "range"
+    ):
+        return False
+    falls, guarded, ok = _retry_paths(s.body.body, s.index.name, False)
+    return ok and (not falls or guarded)
+
+
+def _retry_paths(stmts: list[Statement], var: str, guarded: bool) -> tuple[bool, bool, bool]:
+    """(may fall off the end, guarded where it does, every ``continue`` guarded)."""
+    ok = True
+    for s in stmts:
+        if isinstance(s, ContinueStmt):
+            return False, guarded, ok and guarded
+        if isinstance(s, (BreakStmt, ReturnStmt, RaiseStmt)):
+            return False, guarded, ok
+        if isinstance(s, IfStmt) and _is_guard(s, var):
+            guarded = True
+            continue
+        blocks: list[list[Statement]] = []
+        falls_also = False
+        if isinstance(s, IfStmt):
+            blocks = [b.body for b in s.body]
+            if s.else_body is not None:
+                blocks.append(s.else_body.body)
+            else:
+                falls_also = True
+        elif isinstance(s, TryStmt):
+            if s.finally_body is not None and _has_jump(s.finally_body.body):
+                return True, False, False
+            body = [*s.body.body, *(s.else_body.body if s.else_body is not None else [])]
+            blocks = [body, *(h.body for h in s.handlers)]
+        elif isinstance(s, WithStmt):
+            blocks = [s.body.body]
+        else:
+            continue  # a nested loop's ``continue`` is its own
+        outs = [_retry_paths(b, var, guarded) for b in blocks]
+        ok = ok and all(o[2] for o in outs)
+        falling = [o for o in outs if o[0]]
+        if not falling and not falls_also:
+            return False, guarded, ok
+        guarded = all(o[1] for o in falling) and (guarded or not falls_also)
+    return True, guarded, ok
+
+
+def _is_guard(s: IfStmt, var: str) -> bool:
+    """``if attempt == retries - 1: raise`` (no else; its test reads ``var``)."""
+    if s.else_body is not None or len(s.body) != 1 or not s.body[0].body:
+        return False
+    last = s.body[0].body[-1]
+    if not isinstance(last, (RaiseStmt, ReturnStmt)):
+        return False
+    todo: list[Node] = [s.expr[0]]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, NameExpr) and n.name == var:
+            return True
+        todo.extend(child_nodes(n))
+    return False
+
+
+def _has_jump(stmts: list[Statement]) -> bool:
+    todo: list[Node] = list(stmts)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ContinueStmt, BreakStmt, ReturnStmt)):
+            return True
+        if isinstance(n, (FuncItem, ClassDef, ForStmt, WhileStmt)):
+            continue
+        todo.extend(child_nodes(n))
+    return False

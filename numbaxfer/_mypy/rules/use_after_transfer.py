@@ -11,7 +11,7 @@ from mypy.errorcodes import ErrorCode
 from ..elements import ELEMENT, MARK, marked_container
 from ..facts import Fact
 from ..flow import Analysis, Event
-from ..names import CLOSURE_READ, DEFERRED, YIELDED
+from ..names import CLOSURE_READ, DEFERRED, DEFERRED_THREAD, YIELDED
 from ..paths import display_path
 from ..state import Message
 from ..wording import fact_order, holder, lines_text, read_by, take_back_fix, taken_back
@@ -126,6 +126,13 @@ def _origin_fix(f: Fact, moved: str) -> str:
         return f'take it back first: "{moved} = {display_path(f.holder)}.wait()"'
     if f.param:
         rhs = f.called if f.called.endswith(")") else f"{f.called or fn[:-2]}(...)"
+        if f.called == DEFERRED_THREAD:  # ``Thread(target=f, args=(buf,)).start()``
+            return (
+                f'{fn} takes it through its parameter "{f.param}" and runs in the thread '
+                f"started here, which owns it from its start() on: fill or read it before "
+                f"start(), or have the thread hand the buffer back (a queue, or an "
+                f"attribute read after join()) and use that one"
+            )
         if f.called == DEFERRED:  # ``pool.submit(f, buf)``: f runs in another thread
             return (
                 f'{fn} takes it through its parameter "{f.param}" and runs later, in '

@@ -1,4 +1,5 @@
-# except* handlers see the state of the try body too.
+# except* handlers see the state of the try body too (here, where int() raises between
+# the upload and its wait; a failing take-back wait() itself is not such a path).
 import numpy as np
 
 import numbaxfer as nx
@@ -10,6 +11,7 @@ def f() -> None:
     dev = nx.device_array(8, np.float32)
     try:
         up = s.upload(host, to=dev)
+        int("not a number")
         host = up.wait()
     except* ValueError:
         host.read()  # E: use-after-transfer "may be used"
