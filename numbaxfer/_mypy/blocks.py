@@ -501,18 +501,24 @@ def yield_borrows(fn: FuncItem) -> tuple[tuple[str, str, int], ...]:
         if isinstance(n, (FuncItem, ClassDef)):
             continue
         if isinstance(n, WithStmt) and _has_yield(n.body):
-            for e in n.expr:
-                if (
-                    isinstance(e, CallExpr)
-                    and not e.args
-                    and isinstance(e.callee, MemberExpr)
-                    and e.callee.name in BORROW_BREAKERS
-                ):
-                    chain = path_chain(e.callee.expr)
-                    if chain is not None:
-                        out.append((chain[-1][0], e.callee.name, n.line))
+            out.extend((owner, kind, n.line) for owner, kind in _with_lends(n))
         todo.extend(child_nodes(n))
     return tuple(out)
+
+
+def _with_lends(n: WithStmt) -> list[tuple[str, str]]:
+    """The ``with p.lend()`` / ``with p.write()`` contexts of ``n``: (path, method)."""
+    out: list[tuple[str, str]] = []
+    for e in n.expr:
+        if (
+            isinstance(e, CallExpr)
+            and not e.args
+            and isinstance(e.callee, MemberExpr)
+            and e.callee.name in BORROW_BREAKERS
+            and (chain := path_chain(e.callee.expr)) is not None
+        ):
+            out.append((chain[-1][0], e.callee.name))
+    return out
 
 
 def lent_at_every_yield(fn: FuncItem) -> frozenset[str]:
@@ -527,17 +533,7 @@ def lent_at_every_yield(fn: FuncItem) -> frozenset[str]:
         if isinstance(n, (YieldExpr, YieldFromExpr)):
             found.append(lent)
         if isinstance(n, WithStmt):
-            owners = set(lent)
-            for e in n.expr:
-                if (
-                    isinstance(e, CallExpr)
-                    and not e.args
-                    and isinstance(e.callee, MemberExpr)
-                    and e.callee.name in BORROW_BREAKERS
-                    and (chain := path_chain(e.callee.expr)) is not None
-                ):
-                    owners.add(chain[-1][0])
-            lent = frozenset(owners)
+            lent = lent | {owner for owner, _ in _with_lends(n)}
         todo.extend((c, lent) for c in child_nodes(n))
     return frozenset.intersection(*found) if found else frozenset()
 
