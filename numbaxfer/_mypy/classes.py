@@ -64,7 +64,7 @@ from .elements import ELEMENT, MARK, container_of, mark_of, marked_container
 from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards, assigned_attrs, wait_calls
-from .inputs import Inputs, super_method
+from .inputs import Inputs, super_method, take_backs
 from .names import CLOSED, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
@@ -249,6 +249,74 @@ def _candidates(fns: dict[str, FuncDef], param: str | None = None) -> set[str]:
                     rest = chain[1][0][len(me or "") + 1 :]
                     if isinstance(chain[1][1], MemberExpr):
                         out.add(rest)
+            todo.extend(child_nodes(n))
+    return out
+
+
+def _passed_candidates(
+    fn: FuncDef, param: str, seen: set[tuple[str, str]] | None = None
+) -> set[str]:
+    """The candidates of ``param`` in the functions ``fn`` passes it to whole
+    (``self.submit(trial)``, ``reset(trial)``), followed through such calls: a helper
+    that rebinds ``trial.pending`` for its caller rebinds it for the caller's caller."""
+    seen = set() if seen is None else seen
+    if (fn.fullname, param) in seen:
+        return set()
+    seen.add((fn.fullname, param))
+    me = _self_name(fn) if not isinstance(fn.info, FakeInfo) else None
+    out: set[str] = set()
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        todo.extend(child_nodes(n))
+        if not isinstance(n, CallExpr):
+            continue
+        callee: Node | None = None
+        skip = 0  # the callee's leading parameter the call binds itself (``self``)
+        if isinstance(n.callee, NameExpr) and isinstance(n.callee.node, FuncDef):
+            callee = n.callee.node
+        elif (
+            isinstance(n.callee, MemberExpr)
+            and isinstance(n.callee.expr, NameExpr)
+            and me is not None
+            and n.callee.expr.name == me
+        ):
+            callee, skip = fn.info.get_method(n.callee.name), 1
+        if not isinstance(callee, FuncDef) or not _has_syntax(callee):
+            continue
+        names = [a.variable.name for a in callee.arguments[skip:]]
+        for i, (arg, kind, kw) in enumerate(zip(n.args, n.arg_kinds, n.arg_names, strict=True)):
+            if not (isinstance(arg, NameExpr) and arg.name == param):
+                continue
+            q = (
+                names[i]
+                if kind == ARG_POS and i < len(names)
+                else kw
+                if kind == ARG_NAMED
+                else None
+            )
+            if q is not None and q in names:
+                out |= _candidates({callee.name: callee}, q) | _passed_candidates(callee, q, seen)
+    return out
+
+
+def _take_back_pairs(fns: dict[str, FuncDef], param: str | None = None) -> dict[str, str]:
+    """attr -> holder for each take-back ``self.host = self.pending.wait()`` (of
+    ``param``'s attributes, for a function) the methods make: the class says there
+    that ``pending`` holds the transfer of ``host``, even where only its callers start
+    that transfer (``b.pending = s.download(b.feat, into=b.host)``)."""
+    out: dict[str, str] = {}
+    for fn in fns.values():
+        me = param if param is not None else _self_name(fn)
+        if me is None:
+            continue
+        todo: list[Node] = list(fn.body.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, (FuncItem, Decorator, ClassDef)):
+                continue
+            for x, h in take_backs(n, me):
+                out.setdefault(x, h)
             todo.extend(child_nodes(n))
     return out
 
@@ -530,6 +598,9 @@ class Objects:
                 for attr, mv in ms.moves.items():
                     if mv.producer and mv.holder and "." not in attr and "[" not in attr:
                         pairs.setdefault(attr, mv.holder)
+            for attr, h in _take_back_pairs(fns).items():
+                if attr in cands and h not in pairs:
+                    pairs.setdefault(attr, h)
             if pairs:
                 self._building[name] = {}
                 methods = self._phase(info, fns, cands, pairs)
@@ -945,7 +1016,7 @@ class Objects:
                 if arg.kind not in (ARG_POS, ARG_OPT):
                     break
                 p = arg.variable.name
-                cands = _candidates({fn.name: fn}, p)
+                cands = _candidates({fn.name: fn}, p) | _passed_candidates(fn, p)
                 if not cands and not (waits and not _inert_param(fn, p)):
                     continue
                 ms = self._summarise(None, fn, cands, {}, p)
@@ -954,6 +1025,9 @@ class Objects:
                     for a, mv in ms.moves.items()
                     if mv.producer and mv.holder and "." not in a and "[" not in a
                 }
+                for a, h in _take_back_pairs({fn.name: fn}, p).items():
+                    if a in cands and h not in pairs:
+                        pairs.setdefault(a, h)
                 if pairs:
                     ms = self._summarise(None, fn, cands, pairs, p)
                 if not ms.empty():
@@ -1239,7 +1313,19 @@ class Objects:
         self._apply_elements(an, call, st, info, ms, obj, label)
         copied = {c: st.get(f"{obj}.{src}") for c, src in sorted(ms.copies.items())}
         for attr in sorted(ms.restores):
-            an.rebind(f"{obj}.{attr}", st, call)
+            path = f"{obj}.{attr}"
+            if attr in ms.waits and isinstance(call, MemberExpr):
+                # a property getter that completes the transfer held there and rebinds
+                # its holder (``self.pending = None``) drops nothing (a method call's
+                # receiver is handed on at the call: the same silence)
+                held = st.get(path)
+                st.put(
+                    path,
+                    frozenset(
+                        ("W", a[1], call.line) if a[0] in TRANSFER_KINDS else a for a in held
+                    ),
+                )
+            an.rebind(path, st, call)
         for attr, atoms in copied.items():  # ``self.front, self.back = self.back, ...``
             path = f"{obj}.{attr}"
             an.compound_keys.add(path)

@@ -410,7 +410,9 @@ class Analysis:
         self.unpaired: set[int] = set()
         #: the wait()/await being assigned (either arm of ``a if c else b``), and the
         #: path it is assigned to
-        self.wait_target: tuple[tuple[Expression, ...], str] | None = None
+        #: the take-backs the assignment being analysed makes: (its wait() calls or
+        #: awaits, the path each stores into)
+        self.wait_target: list[tuple[tuple[Expression, ...], str]] | None = None
         #: ``x = t.wait() if c else x``: the arm that is the target itself (by id), and
         #: what it holds on its side of the test once evaluated (see ``value_info``)
         self.kept_arm: tuple[int, str] | None = None
@@ -838,17 +840,29 @@ class Analysis:
         if isinstance(rv, TempNode) and rv.no_rhs:
             return st
         self.wait_target = None
-        arms = (rv.if_expr, rv.else_expr) if isinstance(rv, ConditionalExpr) else (rv,)
-        waits = tuple(
-            x
-            for x in arms
-            if isinstance(x, AwaitExpr)
-            or (isinstance(x, CallExpr) and isinstance(x.callee, MemberExpr))
-        )
-        if len(s.lvalues) == 1 and waits:
-            target = path_chain(s.lvalues[0])
-            if target is not None:
-                self.wait_target = (waits, target[-1][0])
+        if len(s.lvalues) == 1:
+            lv0 = s.lvalues[0]
+            # ``host = t.wait()``; ``self.host, self.t = self.t.wait(), None`` item-wise
+            pairs: list[tuple[Expression, Expression]] = [(lv0, rv)]
+            if (
+                isinstance(lv0, TupleExpr)
+                and isinstance(rv, TupleExpr)
+                and len(lv0.items) == len(rv.items)
+            ):
+                pairs = list(zip(lv0.items, rv.items, strict=True))
+            targets: list[tuple[tuple[Expression, ...], str]] = []
+            for lv, v in pairs:
+                arms = (v.if_expr, v.else_expr) if isinstance(v, ConditionalExpr) else (v,)
+                waits = tuple(
+                    x
+                    for x in arms
+                    if isinstance(x, AwaitExpr)
+                    or (isinstance(x, CallExpr) and isinstance(x.callee, MemberExpr))
+                )
+                target = path_chain(lv) if waits else None
+                if target is not None:
+                    targets.append((waits, target[-1][0]))
+            self.wait_target = targets or None
         for lv in s.lvalues:
             if isinstance(lv, (MemberExpr, IndexExpr)) or (
                 isinstance(lv, NameExpr) and lv.name in self.scope.shared
@@ -2937,12 +2951,11 @@ class Analysis:
                     # self.busy: take back`` are the object's own protocol: silence)
                     if read is not None and body is not None and same_block(body, read, node):
                         self.early_reads.setdefault(pid, []).append(read)
-        wt = self.wait_target
+        into = [t for waits, t in self.wait_target or () if any(x is node for x in waits)]
         for pid in pids:
             # Completed into the moved buffer (``host = up.wait()``), or the buffer may
             # stay moved after the transfer is gone.
-            paired = wt is not None and any(x is node for x in wt[0])
-            if not paired or wt is None or wt[1] not in self.moved.get(pid, []):
+            if not any(t in self.moved.get(pid, []) for t in into):
                 self.unpaired.add(pid)
         st.put(
             key,

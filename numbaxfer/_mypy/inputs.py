@@ -1055,38 +1055,45 @@ def _result_take_backs(fn: FuncItem, excluded: set[str]) -> tuple[str, list[tupl
                 if st.else_body is not None:
                     visit(st.else_body.body, [*tests, *st.expr])
                 continue
-            back = _take_back(st, r)
-            if back is not None and all(_only_tests(c, r, back[1]) for c in tests):
-                out.append((*back, st.line))
+            for back in take_backs(st, r):
+                if all(_only_tests(c, r, back[1]) for c in tests):
+                    out.append((*back, st.line))
 
     visit(fn.body.body, [])
     return r, out
 
 
-def _take_back(st: Node, r: str) -> tuple[str, str] | None:
-    """``r.x = r.t.wait()`` -> (x, t)."""
+def take_backs(st: Node, r: str) -> list[tuple[str, str]]:
+    """``r.x = r.t.wait()``, ``r.x, r.t = r.t.wait(), None`` -> [(x, t)]: the
+    take-backs the assignment ``st`` makes, each naming the attribute that holds the
+    transfer of another."""
     if not isinstance(st, AssignmentStmt) or len(st.lvalues) != 1:
-        return None
+        return []
     lv, rv = st.lvalues[0], st.rvalue
-    if not (
-        isinstance(lv, MemberExpr)
-        and isinstance(lv.expr, NameExpr)
-        and lv.expr.name == r
-        and isinstance(rv, CallExpr)
-        and not rv.args
-        and isinstance(rv.callee, MemberExpr)
-        and rv.callee.name == "wait"
-    ):
-        return None
-    held = rv.callee.expr
-    if not (
-        isinstance(held, MemberExpr)
-        and isinstance(held.expr, NameExpr)
-        and held.expr.name == r
-        and held.name != lv.name
-    ):
-        return None
-    return lv.name, held.name
+    pairs = [(lv, rv)]
+    if isinstance(lv, TupleExpr) and isinstance(rv, TupleExpr) and len(lv.items) == len(rv.items):
+        pairs = list(zip(lv.items, rv.items, strict=True))
+    out: list[tuple[str, str]] = []
+    for x, v in pairs:
+        if not (
+            isinstance(x, MemberExpr)
+            and isinstance(x.expr, NameExpr)
+            and x.expr.name == r
+            and isinstance(v, CallExpr)
+            and not v.args
+            and isinstance(v.callee, MemberExpr)
+            and v.callee.name == "wait"
+        ):
+            continue
+        held = v.callee.expr
+        if (
+            isinstance(held, MemberExpr)
+            and isinstance(held.expr, NameExpr)
+            and held.expr.name == r
+            and held.name != x.name
+        ):
+            out.append((x.name, held.name))
+    return out
 
 
 def _only_tests(cond: Expression, r: str, t: str) -> bool:
