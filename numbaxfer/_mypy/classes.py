@@ -65,11 +65,11 @@ from .facts import Fact, is_handle, is_inert, is_transfer, map_actuals, ret_kind
 from .flow import Analysis
 from .guards import Guards, assigned_attrs, wait_calls
 from .inputs import Inputs, super_method, take_backs
-from .names import CLOSED, STREAM, in_library
+from .names import CLOSED, ONE_DONE, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import OWN, OWN_SET, TRANSFER_KINDS, State, completed_before
-from .syntax import child_nodes, stored_targets
+from .syntax import child_nodes, every_iteration, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
@@ -137,6 +137,13 @@ class MethodSummary:
     #: element of a container of transfers), ``[$*].transfer`` (that attribute of
     #: every element)
     elem_completes: set[str] = field(default_factory=set)
+    #: Containers of transfers (attributes) the method completes every element of, as
+    #: it finds them, on some path (``for t in self.pending.values(): t.wait()``, each
+    #: iteration waiting): container -> the line of that wait() ...
+    elem_drains: dict[str, int] = field(default_factory=dict)
+    #: ... and those it completes one element of and leaves holding it, on some path
+    #: (``self.thumbs[k] = self.pending[k].wait()``, no ``pop``)
+    elem_done: set[str] = field(default_factory=set)
     #: streams (attributes) the method calls a method of that a closed stream refuses,
     #: before it rebinds them (``self.stream.upload(...)``) ...
     stream_uses: set[str] = field(default_factory=set)
@@ -146,6 +153,8 @@ class MethodSummary:
     def empty(self) -> bool:
         return not (
             self.elem_completes
+            or self.elem_drains
+            or self.elem_done
             or self.stream_uses
             or self.closes
             or self.reads
@@ -427,6 +436,16 @@ def _may_hold_elements(info: TypeInfo, attr: str) -> bool:
     p = get_proper_type(t)
     items = p.items if isinstance(p, UnionType) else [p]
     return not all(is_handle(i) or is_transfer(i) or is_inert(i) for i in items)
+
+
+def _holds_transfers(info: TypeInfo, attr: str) -> bool:
+    """Is ``self.attr`` declared a container of transfers (``dict[str, Transfer[H]]``,
+    ``list[Transfer[H]]``, a deque)? Undeclared: not known (no drain followed)."""
+    sym = info.get(attr)
+    t = get_proper_type(sym.node.type) if sym is not None and isinstance(sym.node, Var) else None
+    if not isinstance(t, Instance) or not t.args:
+        return False
+    return any(is_transfer(get_proper_type(a)) for a in t.args)
 
 
 def _completed_inputs(an: Analysis, final: State, me: str) -> set[str]:
@@ -735,6 +754,8 @@ class Objects:
         # One more per candidate, on its mark (``self.bufs[$*]``, elements.py): a read of
         # that is a read of an element as the method found it; a store drops it.
         elem_owner: dict[int, str] = {}
+        drained: dict[int, str] = {}
+        done_in: dict[int, str] = {}
         if info is not None and param is None:
             for c in sorted(cands):
                 if not _may_hold_elements(info, c):
@@ -744,7 +765,19 @@ class Objects:
                 mkey = mark_of(f"{me}.{c}")
                 entry.put(mkey, frozenset({("M", pid, ELEMENT)}))
                 an.compound_keys.add(mkey)
+                if _holds_transfers(info, c):
+                    # An element completed at entry (the drains: a loop over all of them
+                    # completes it again), and one the method completes (``elem_done``).
+                    pid = sentinel()
+                    drained[pid] = c
+                    dkey = f"{me}.{c}{ONE_DONE}"
+                    entry.put(dkey, frozenset({("W", pid, 0)}))
+                    an.compound_keys.add(dkey)
+                    pid = sentinel()
+                    done_in[pid] = c
+                    an.elems.holders[pid] = f"{me}.{c}"
             an.elems.active = bool(elem_owner)
+            an.elems.kept = bool(drained)
         if info is not None:
             an.inferred[me] = info
             an.read_marks = frozenset(paired)
@@ -796,9 +829,19 @@ class Objects:
             # ``t = self.pending[k]`` read before: the method looks at the transfers, on
             # a path where it does not take the element back there was none (silence)
             ms.elem_reads[c] = frozenset(h for h, b in first_read.items() if h != c and b < at)
+        for ev in an.events.values() if drained else ():
+            if ev.kind != "twice" or not every_iteration(fn, ev.node):
+                continue  # (a wait under a test: the object's own protocol, silence)
+            for a in ev.atoms:
+                if a[0] == "W" and a[1] in drained:
+                    c = drained[a[1]]
+                    ms.elem_drains[c] = min(ms.elem_drains.get(c, ev.node.line), ev.node.line)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
+        for pid, c in done_in.items():
+            if any(a[0] == "W" and a[1] == pid for a in final.get(f"{me}.{c}{ONE_DONE}")):
+                ms.elem_done.add(c)
         for ev in an.events.values() if streams else ():
             rel = ev.path[len(prefix) :] if ev.path.startswith(prefix) else ""
             if ev.kind == "closed-use" and ("C", at_entry, 0) in ev.atoms and rel in streams:
@@ -1298,6 +1341,15 @@ class Objects:
             atoms = st.get(path)
             if completed_before(atoms) and not an.guarded_element_wait(call, path, atoms):
                 an.event("twice", call, path, atoms)
+        for c, line in sorted(ms.elem_drains.items()):  # ``batch.close()``
+            key = f"{obj}.{c}"
+            elems = an.elems
+            done = st.vals.get(key + ONE_DONE)
+            if done is None and elems.touched_at is call:
+                done = elems.touched_dropped.get(key)
+            if done is not None and completed_before(done):
+                elems.drained_by[call.line] = (label, line)
+                an.event("twice", call, key + ONE_DONE, done, label)
         for attr in sorted(ms.stream_uses):  # ``w.evaluate()`` after ``w.restart()``
             closed = st.vals.get(f"{obj}.{attr}{CLOSED}")
             if closed and any(a[0] == "C" for a in closed) and not an.refusal_expected():
@@ -1357,6 +1409,8 @@ class Objects:
             an.rebind(path, st, call)
             st.put(path, frozenset({("P", fact.id, 0)}))
             an.compound_keys.add(path)
+        for c in sorted(ms.elem_done):  # ``batch.collect(name)``: one completed, kept
+            an.elems.done_by_call(f"{obj}.{c}", call.line, label, st)
 
     def _completions(
         self, an: Analysis, call: Expression, st: State, ms: MethodSummary, obj: str, label: str

@@ -477,7 +477,9 @@ class Elements:
         "compound_keys",
         "discarded",
         "discarded_loops",
+        "done_by",
         "done_lines",
+        "drained_by",
         "facts",
         "holders",
         "how",
@@ -489,6 +491,8 @@ class Elements:
         "owner_dropped",
         "rest_of",
         "targets",
+        "touched_at",
+        "touched_dropped",
         "wait_calls",
         "wait_loops",
     )
@@ -514,6 +518,17 @@ class Elements:
         self.call_dropped: dict[str, Atoms] = {}
         #: line of a wait() that completed one element of a container -> the container
         self.done_lines: dict[int, str] = {}
+        #: line of a call of a method that completed an element of its object's
+        #: container and left it there -> the method (``batch.collect(name)``; messages)
+        self.done_by: dict[int, str] = {}
+        #: line of a call of a method that completes every element of its object's
+        #: container -> (the method, the line of its wait()) (messages)
+        self.drained_by: dict[int, tuple[str, int]] = {}
+        #: the call ``touched`` last looked at, and the completed-element marks it
+        #: dropped there (as it found them): the summary of the method called sees the
+        #: container as the call does (``batch.close()`` draining ``batch.pending``)
+        self.touched_at: CallExpr | None = None
+        self.touched_dropped: dict[str, Atoms] = {}
         #: fact id -> the container whose elements it moved
         self.moved_in: dict[int, str] = {}
         #: container -> how its elements were moved (for messages), and the loop's line
@@ -1137,6 +1152,7 @@ class Elements:
         }
         if not kept:
             return
+        self.touched_at, self.touched_dropped = e, {}
         callee = e.callee
         name = callee.fullname if isinstance(callee, RefExpr) else ""
         if name in VIEWS or name in FORMATTERS:
@@ -1149,6 +1165,8 @@ class Elements:
                 if r == c and (callee.name in READ_METHODS or callee.name in _ADDS):
                     continue
                 if r == c or path_extends(c, r):
+                    if c + ONE_DONE in st.vals:
+                        self.touched_dropped[c] = st.vals[c + ONE_DONE]
                     self.changed(c, st)
                     continue
             if any(a == c or path_extends(c, a) for a in args):
@@ -1160,6 +1178,12 @@ class Elements:
         self.compound_keys.add(key)
         self.kept = True
         st.put(key, (st.get(key) - OWN_SET) | {("W", f, line) for f in fids} | {EITHER})
+
+    def done_by_call(self, container: str, line: int, label: str, st: State) -> None:
+        """A call of method ``label`` at ``line`` completed an element of ``container``
+        (its object's) and left it there (``MethodSummary.elem_done``)."""
+        self._put_done(container, [-1], line, st)
+        self.done_by[line] = label
 
     def one_done(self, container: str, line: int, st: State) -> None:
         """An element of ``container``, a container the program filled with transfers

@@ -2602,8 +2602,8 @@ class Analysis:
                 and callee.name == "wait"
                 and not e.args
                 and isinstance(callee.expr, IndexExpr)
-                and wait_chain is None
-            ):  # ``downs[next(iter(downs))].wait()``: some element
+                and (wait_chain is None or wait_key is None)
+            ):  # ``downs[next(iter(downs))].wait()``, ``self.pending[k].wait()``: some element
                 base = path_chain(callee.expr.base)
                 if base is not None:
                     self.elems.one_done(base[-1][0], e.line, cur)

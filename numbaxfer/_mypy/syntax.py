@@ -1047,3 +1047,49 @@ def _has_jump(stmts: list[Statement]) -> bool:
             continue
         todo.extend(child_nodes(n))
     return False
+
+
+def every_iteration(fn: FuncItem, node: Context) -> bool:
+    """Does ``node`` run on every iteration of the innermost ``for`` loop of ``fn``
+    holding it: a statement of the loop's own body (a ``with`` aside), not under a test,
+    a handler, a nested loop or a conditional expression? Positions only; False where
+    no loop holds it."""
+    loop: ForStmt | None = None
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if (
+            isinstance(n, ForStmt)
+            and _holds(n.body, node)
+            and (loop is None or (n.line, n.column) > (loop.line, loop.column))
+        ):
+            loop = n
+        todo.extend(child_nodes(n))
+    if loop is None:
+        return False
+    stmts: list[Node] = list(loop.body.body)
+    while stmts:
+        s = stmts.pop()
+        if not _holds(s, node):
+            continue
+        if isinstance(s, WithStmt):
+            stmts.extend(s.body.body)
+            continue
+        if isinstance(s, (IfStmt, TryStmt, MatchStmt, WhileStmt, ForStmt)):
+            return False
+        inner: list[Node] = [s]
+        while inner:
+            x = inner.pop()
+            if isinstance(x, ConditionalExpr) and any(
+                _holds(y, node) for y in (x.if_expr, x.else_expr)
+            ):
+                return False
+            if isinstance(x, OpExpr) and x.op in ("and", "or") and _holds(x.right, node):
+                return False
+            if isinstance(x, (FuncItem, LambdaExpr)) and _holds(x, node):
+                return False
+            inner.extend(child_nodes(x))
+        return True
+    return False

@@ -9,6 +9,7 @@ from typing import Final
 from mypy.errorcodes import ErrorCode
 
 from ..flow import Analysis, Event
+from ..names import ONE_DONE
 from ..paths import display_path
 from ..state import Message
 from ..wording import lines_text
@@ -54,11 +55,29 @@ def messages(an: Analysis, ev: Event) -> Iterator[Message]:
         )
     elif not loops and ones:  # ``downs[0].wait()`` before ``for t in downs``
         box = display_path(ones[0])
-        subject += f' (an element of "{box}", one of which was completed before the loop)'
+        by = sorted({an.elems.done_by[x] for x in first if x in an.elems.done_by})
+        how = f"by {by[0]}(), which left it there, " if by else ""
+        subject += f' (an element of "{box}", one of which was completed {how}before the loop)'
         fix = (
             f'take that transfer out of "{box}" as you complete it ("{box}.pop(k).wait()"), '
             "or leave its element out of the loop"
         )
+    drain = an.elems.drained_by.get(ev.node.line) if ev.path.endswith(ONE_DONE) else None
+    if drain is not None:  # ``batch.collect(k)`` then ``batch.close()`` (classes.py)
+        box = display_path(ev.path[: -len(ONE_DONE)])
+        by = sorted({an.elems.done_by[x] for x in first if x in an.elems.done_by})
+        who = f"{by[0]}() at {lines_text(first)}" if by else f"a call at {lines_text(first)}"
+        method = by[0] if by else "the method"
+        text = (
+            f'A transfer in "{box}" may be completed twice by {drain[0]}() at this call: '
+            f'it completes every transfer "{box}" holds (its wait() at line {drain[1]}), and '
+            f"{who} already completed one of them and left it there. A transfer is "
+            f"completed exactly once: have {method}() take the transfer out of the "
+            f'container as it completes it (".pop(k).wait()"), or have {drain[0]}() '
+            "skip the completed ones"
+        )
+        yield (CODE, ev.node, text, ev.dedupe())
+        return
     calls = sorted({an.elems.wait_calls[x] + (x,) for x in first if x in an.elems.wait_calls})
     if not loops and not ones and calls and calls[0][1]:  # ``collect(jobs)`` earlier
         name, box, line = calls[0][0], display_path(calls[0][1]), calls[0][2]
