@@ -30,8 +30,31 @@ pytest.importorskip("mypy", reason="the static checker tests need mypy")
 RUNNABLE = [c for c in all_cases() if c.run]
 
 
+def _recorded(path: Path) -> dict[str, dict[str, Any]]:
+    """Results recorded elsewhere (a GPU host) by runtime_runner.py run from the repository
+    root on relative paths (one JSON file, or a folder of them, one per batch): their files
+    are taken relative to this checkout's root."""
+    results: list[dict[str, Any]] = []
+    for part in sorted(path.glob("*.json")) if path.is_dir() else [path]:
+        results += json.loads(part.read_text())
+
+    def here(file: str) -> str:
+        return str((ROOT / file).resolve())
+
+    for r in results:
+        r["frames"] = [[here(f), line] for f, line in r["frames"]]
+        r["warnings"] = [[cat, here(f), line] for cat, f, line in r["warnings"]]
+    return {here(r["path"]): r for r in results}
+
+
 @pytest.fixture(scope="session")
 def runtime_results() -> dict[str, dict[str, Any]]:
+    # NUMBAXFER_AGREEMENT_RESULTS=FILE or FOLDER: how the cases ended on another machine
+    # (recorded on a GPU host with `python3 tests/typesafety/runtime_runner.py
+    # tests/typesafety/cases/... > FILE`), checked here against this machine's mypy run
+    recorded = os.environ.get("NUMBAXFER_AGREEMENT_RESULTS")
+    if recorded:
+        return _recorded(Path(recorded))
     env = dict(os.environ)
     # NUMBAXFER_AGREEMENT_GPU=1 on a GPU host: the cases run on the device instead (a
     # measurement; cases whose path depends on done() may take another branch there)
