@@ -50,6 +50,7 @@ from .names import (
     LENT,
     MAPPING,
     PRODUCERS,
+    TRANSFER,
     WAITS,
 )
 
@@ -158,6 +159,53 @@ def _consumed_alias(t: Type) -> TypeAliasType | None:
 
 def is_consumed(t: Type) -> bool:
     return _consumed_alias(t) is not None
+
+
+def _owned_handle(t: Type) -> TypeInfo | None:
+    """The handle class of an Owned handle type (``PinnedArray[Owned, DT]``), else None."""
+    p = get_proper_type(t)
+    if not isinstance(p, Instance) or not p.args or is_lent_handle(p):
+        return None
+    handle = next((b for b in p.type.mro if b.fullname in HANDLES), None)
+    return handle
+
+
+def implied_consumed(sig: CallableType) -> int | None:
+    """For a call through a callable *value* (a parameter, variable or attribute typed
+    ``Callable[[Host], nx.Transfer[Host]]``, whose body the checker cannot see): the one
+    parameter of the handle class the returned transfer gives back, not declared
+    ``nx.Consumed``. Such a callable moves it (``partial(s.upload, to=dev)``, ``lambda h:
+    s.download(dev, into=h)``): a Transfer[X] holds the X it hands back. None where the
+    result is no Transfer of a handle, or where several parameters could be the one."""
+    ret = get_proper_type(sig.ret_type)
+    if not isinstance(ret, Instance) or ret.type.fullname != TRANSFER or not ret.args:
+        return None
+    given = _owned_handle(ret.args[0])
+    if given is None or any(is_consumed(t) for t in sig.arg_types):
+        return None
+    hits = [
+        i
+        for i, (t, kind) in enumerate(zip(sig.arg_types, sig.arg_kinds, strict=True))
+        if kind.is_positional() and _owned_handle(t) is given
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
+def calls_a_value(call: CallExpr) -> bool:
+    """Is ``call``'s callee a callable value (a parameter, a variable, an attribute),
+    not a function, method or class the checker can look into?"""
+    callee = call.callee
+    if isinstance(callee, NameExpr):
+        return isinstance(callee.node, Var)
+    if isinstance(callee, MemberExpr):
+        if callee.node is not None:
+            return isinstance(callee.node, Var)
+        base = get_proper_type(static_type(callee.expr))
+        if isinstance(base, TupleType):
+            base = base.partial_fallback
+        sym = base.type.get(callee.name) if isinstance(base, Instance) else None
+        return sym is not None and isinstance(sym.node, Var)
+    return False
 
 
 def first_attr(rest: str) -> str:
@@ -291,11 +339,14 @@ def fact_from_signature(
     callee: str,
     confirmed: bool,
     is_wait: bool,
+    implied: int | None = None,
 ) -> Fact:
+    """``implied``: a parameter taken as consumed though not declared so
+    (``implied_consumed``)."""
     fact = Fact(call, callee, confirmed)
     consumed: list[int] = []
     for i, t in enumerate(arg_types):
-        if i < len(formal_actuals) and is_consumed(t):
+        if i < len(formal_actuals) and (i == implied or is_consumed(t)):
             consumed.extend(formal_actuals[i])
             if not is_handle(t):
                 fact.handles = False

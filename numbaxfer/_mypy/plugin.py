@@ -46,8 +46,10 @@ from mypy.types import (
 from .blocks import borrow_may_conflict, deferred_call, defers
 from .classes import Objects
 from .facts import (
+    calls_a_value,
     declared_types,
     fact_from_signature,
+    implied_consumed,
     is_consumed,
     is_inert,
     is_lent_handle,
@@ -532,6 +534,7 @@ class NumbaxferPlugin(Plugin):
             short_name(fullname, is_method),
             True,
             is_wait,
+            implied_consumed(sig) if partial is None and calls_a_value(call) else None,
         )
         if not fact.relevant():
             if self._object_call(fullname) or self._local_call(ctx):
