@@ -122,6 +122,7 @@ from .flags import values as flag_values
 from .guards import Guards
 from .held import HELD, Held
 from .held import clear as clear_held
+from .iterations import last_truth, loop_bound
 from .names import (
     CLOSED,
     CLOSURE_READ,
@@ -219,6 +220,33 @@ def _taken_element(e: Expression) -> Chain | None:
 # --------------------------------------------------------------------------------------
 
 
+#: The values of a loop's last-iteration flag (``_Ctx.last``).
+_LAST: Final = frozenset({1})
+_NOT_LAST: Final = frozenset({0})
+
+
+def _apart(st: State | None, flag: str, exits: list[State] | None) -> State | None:
+    """The paths of ``st`` that go on to the loop's next iteration, without the flag
+    that tells the last iteration apart. Those of the last iteration go to ``exits``
+    only, and those that did not meet the test (no flag) to both; ``exits`` None: keep
+    them all."""
+    if st is None:
+        return None
+    keep: list[State] = []
+    for p in st.live_parts() or [st]:
+        q = p.copy()
+        seen = q.flags.get(flag)
+        q.with_flag(flag, None)
+        if exits is None:
+            keep.append(q)
+            continue
+        if seen != _NOT_LAST:
+            exits.append(q)
+        if seen != _LAST:
+            keep.append(q)
+    return join_states(*keep)
+
+
 class _Ctx:
     __slots__ = (
         "borrows",
@@ -231,6 +259,7 @@ class _Ctx:
         "expires",
         "finally_body",
         "kind",
+        "last",
         "lib_exc",
         "managers",
         "pins",
@@ -241,6 +270,9 @@ class _Ctx:
 
     def __init__(self, kind: str) -> None:
         self.kind = kind  # "loop", "try", "with", "finally"
+        #: a counted loop (``iterations.py``): its index, the text of its bound, and the
+        #: flag that keeps the paths of its last iteration apart
+        self.last: tuple[str, str, str] | None = None
         self.breaks: list[State] = []
         self.conts: list[State] = []
         self.exc: State | None = None
@@ -548,7 +580,7 @@ class Analysis:
         chain = path_chain(target)
         if chain is None:
             return False
-        return any(a[0] in "PE" for a in st.get(chain[-1][0]))
+        return any(a[0] in "PE" for a in joined_view(st).get(chain[-1][0]))
 
     def deliver_before(self, s: Statement, st: State) -> None:
         """The state before ``s`` in a try block reaches the handlers (``s`` may
@@ -557,10 +589,11 @@ class Analysis:
         numbaxfer or numpy code can make fail (a launch, a download) is not reported
         as completed twice on that failure's path: a CUDA failure right after a
         ``wait()`` is no path to report a second ``wait()`` in ``finally`` on."""
-        library = self.library_raises(s, st)
+        view = joined_view(st)  # (reading ``st`` itself would join its parts for good)
+        library = self.library_raises(s, view)
         quiet = library or (
-            any(a[0] == "W" for v in st.vals.values() for a in v)
-            and raises_only_library(s, partial(self.known_value, st=st))
+            any(a[0] == "W" for v in view.vals.values() for a in v)
+            and raises_only_library(s, partial(self.known_value, st=view))
         )
         self.deliver_exc(st, library, forget_completed=quiet)
 
@@ -1279,6 +1312,10 @@ class Analysis:
                 return join_states(left, right)
             both = self.assume(cond.left, st, not short)
             return self.assume(cond.right, both, not short) if both is not None else None
+        last = self.last_iteration_test(cond)
+        if last is not None:  # ``if k + 1 < n:`` in ``for k in range(n)``
+            flag, on_last = last
+            st.with_flag(flag, _LAST if value == on_last else _NOT_LAST)
         flags = self.scope.flags
         if flags:
             narrowed: State | None = st
@@ -1305,6 +1342,20 @@ class Analysis:
         elif test is not None:
             self.narrow_not_none(test[0], st)
         return st
+
+    def last_iteration_test(self, cond: Expression) -> tuple[str, bool] | None:
+        """(the flag, the value ``cond`` has on the last iteration) where ``cond`` tells
+        the last iteration of the innermost loop from the others (``iterations.py``)."""
+        for ctx in reversed(self.stack):
+            if ctx.kind == "loop":
+                if ctx.last is None:
+                    return None
+                k, bound, flag = ctx.last
+                on_last = last_truth(cond, k, bound)
+                return (flag, on_last) if on_last is not None else None
+            if ctx.kind == "comp":
+                return None
+        return None
 
     def narrow_flag(
         self, st: State, name: str, keep: Callable[[frozenset[int]], frozenset[int]]
@@ -1562,16 +1613,30 @@ class Analysis:
                 self.elems.bind_targets(elements, b)  # ``for h in hosts``: h is an element
             return b
 
+        exits: list[State] = []  # how iterations end that may be the last (last round)
+
         def body(h: State, ctx: _Ctx) -> State | None:
+            exits.clear()
             b = self.each(h, start)
             if b is None:
                 return None
             out = self.blk(s.body, b)
-            self.elems.iteration_end(elements, paths_of(out, *ctx.conts, *ctx.breaks))
+            if ctx.last is not None:  # its last iteration's paths go to the exit only
+                flag = ctx.last[2]
+                ends = paths_of(out, *ctx.conts, *ctx.breaks)
+                out = _apart(out, flag, exits)
+                ctx.conts = [c for x in ctx.conts if (c := _apart(x, flag, exits))]
+                ctx.breaks = [b for x in ctx.breaks if (b := _apart(x, flag, None))]
+            else:
+                ends = paths_of(out, *ctx.conts, *ctx.breaks)
+            self.elems.iteration_end(elements, ends)
             return out
 
         ctx = _Ctx("loop")
         ctx.elements = elements
+        counted = loop_bound(s)
+        if counted is not None:
+            ctx.last = (*counted, f"\0last@{s.line}:{s.column}")
         # ``for band in self.bands():`` where bands() yields inside ``with
         # self.frame.lend()``: the owner is borrowed while the body runs
         lends = (
@@ -1584,7 +1649,10 @@ class Analysis:
         head = self.loop(r, body, ctx)
         # ``for attempt in range(n): ... if attempt == n - 1: raise ... continue``: the
         # loop is only left by its break (or return, raise), not exhausted
-        exhausted: State | None = None if never_exhausts(s) else head
+        # (a counted loop is exhausted at its entry or after an iteration that may be
+        # its last, not after one its test said is not)
+        done = join_states(r, *exits) if ctx.last is not None else head
+        exhausted: State | None = None if never_exhausts(s) else done
         self.elems.exit(elements, paths_of(exhausted, *ctx.breaks), s.body)  # (elements.py)
         self.loop_ends([exhausted, *ctx.breaks])
         after: State | None = exhausted
