@@ -1174,7 +1174,8 @@ class Analysis:
                 st.put(src, atoms)
             if src != key:
                 st.put(key, atoms)
-                if is_name:
+                # ``alias = host`` and ``self.last = host``: a move of host moves them
+                if is_name or (isinstance(node, MemberExpr) and src == root_name(src)):
                     if len(st.alias) >= MAX_ALIASES:  # a huge scope: forget the oldest
                         del st.alias[next(iter(st.alias))]
                     st.alias[key] = {src: True}
