@@ -6,8 +6,10 @@ comment). The checker is mypy with ``numbaxfer.mypy_plugin``; an error counts as
 plugin's when plain mypy (same flags, no plugin) does not report it at the same line with
 the same code.
 
-For each bug file the verdict is HIT (a plugin error on a planted line), NEAR (a plugin
-error elsewhere in the file) or MISS; each plugin error in an ok file is a false report.
+For each bug file the verdict is HIT (a plugin error on a planted line), PATH (with
+``--runtime``: an error on the failing path the simulator shows, such as the call into
+the method whose read raises), NEAR (a plugin error elsewhere in the file) or MISS; each
+plugin error in an ok file is a false report.
 
     python bench/checker_recall.py CORPUS [CORPUS ...] [--runtime]
 
@@ -19,6 +21,7 @@ does not fail at run time measures nothing.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import subprocess
@@ -26,8 +29,10 @@ import sys
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+_RUNNER = ROOT / "tests" / "typesafety" / "runtime_runner.py"
 _LINE = re.compile(
     r"^(?P<file>[^:]+\.py):(?P<line>\d+): error: (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
 )
@@ -54,7 +59,7 @@ ignore_errors = True
 Error = tuple[str, int, str, str]  # file name, line, code, message
 
 
-def _mypy(files: list[Path], plugin: bool) -> list[Error]:
+def mypy_errors(files: list[Path], plugin: bool) -> list[Error]:
     with tempfile.TemporaryDirectory() as tmp:
         ini = Path(tmp) / "mypy.ini"
         ini.write_text(
@@ -80,68 +85,108 @@ def _mypy(files: list[Path], plugin: bool) -> list[Error]:
     return errors
 
 
-def _planted(path: Path) -> set[int]:
+def plugin_errors(files: list[Path]) -> dict[str, list[Error]]:
+    """The errors of mypy with the plugin that plain mypy does not report, by file name."""
+    plain = {(f, line, code) for f, line, code, _ in mypy_errors(files, plugin=False)}
+    by_file: dict[str, list[Error]] = {}
+    for e in mypy_errors(files, plugin=True):
+        if (e[0], e[1], e[2]) not in plain:
+            by_file.setdefault(e[0], []).append(e)
+    return by_file
+
+
+def planted_lines(path: Path) -> set[int]:
     lines = path.read_text().splitlines()
     return {i for i, text in enumerate(lines, 1) if "# PLANTED" in text}
 
 
-def _runtime_fails(path: Path) -> tuple[bool, str]:
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONWARNINGS="error::ResourceWarning")
+def run_under_simulator(paths: list[Path]) -> dict[str, dict[str, Any]]:
+    """How each file ends under numba's simulator, by resolved path: the exception (its
+    type, message and traceback frames) and the ResourceWarnings, from
+    tests/typesafety/runtime_runner.py (numba imported once for all files)."""
     proc = subprocess.run(
-        [sys.executable, "-X", "dev", str(path)],
+        [sys.executable, str(_RUNNER), *map(str, paths)],
         capture_output=True,
         text=True,
-        env=env,
-        cwd=path.parent,
+        env=dict(os.environ, NUMBA_ENABLE_CUDASIM="1"),
+        cwd=ROOT,
         check=False,
-        timeout=600,
+        timeout=3600,
     )
-    tail = (proc.stderr.strip().splitlines() or [""])[-1]
-    failed = proc.returncode != 0 or "ResourceWarning" in proc.stderr
-    return failed, tail
+    if proc.returncode != 0:
+        sys.exit(f"runtime_runner failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+    return {str(Path(r["path"]).resolve()): r for r in json.loads(proc.stdout)}
 
 
-def score(corpus: Path, runtime: bool) -> tuple[int, int, int, int]:
-    """Print one line per pair and return (hits, nears, bugs, false_reports)."""
+def failure_lines(path: Path, result: dict[str, Any], *, context: bool = False) -> list[int]:
+    """The lines of ``path`` on the traceback of the exception it raised (outermost
+    first); ``context``: also of the exceptions it was raised while handling."""
+    me = str(path.resolve())
+    frames = result["frames"] + (result.get("context_frames", []) if context else [])
+    return [int(line) for f, line in frames if str(Path(f).resolve()) == me]
+
+
+def verdict(
+    planted: set[int], errors: list[Error], result: dict[str, Any] | None, path: Path
+) -> str:
+    """HIT: a plugin error on a planted line. PATH: on the failing path the simulator
+    shows instead (a line of the raise's traceback, or of the first failure's where a
+    cleanup failed after it, such as the call into the method that raises; or, for a
+    transfer dropped, ResourceWarning, an unfinished-transfer report),
+    what a user is told there is the hazard. NEAR: an error elsewhere. MISS: none."""
+    reported = {e[1] for e in errors}
+    if reported & planted:
+        return "HIT"
+    if result is not None:
+        on_path = set(failure_lines(path, result, context=True))
+        if result["exception"] is not None and reported & on_path:
+            return "PATH"
+        if result["warnings"] and any(e[2] == "unfinished-transfer" for e in errors):
+            return "PATH"
+    return "NEAR" if errors else "MISS"
+
+
+def score(corpus: Path, runtime: bool) -> dict[str, int]:
+    """Print one line per file and return the counts of each verdict, of bug files
+    ("bugs") and of errors in correct programs ("false reports")."""
     files = sorted(corpus.glob("*_ok.py")) + sorted(corpus.glob("*_bug.py"))
     if not files:
         sys.exit(f"{corpus}: no *_ok.py or *_bug.py files")
-    plain = {(f, line, code) for f, line, code, _ in _mypy(files, plugin=False)}
-    plugin_errors = [e for e in _mypy(files, plugin=True) if (e[0], e[1], e[2]) not in plain]
-    by_file: dict[str, list[Error]] = {}
-    for e in plugin_errors:
-        by_file.setdefault(e[0], []).append(e)
-    hits = nears = bugs = false_reports = 0
+    by_file = plugin_errors(files)
+    results = run_under_simulator(files) if runtime else {}
+    counts = dict.fromkeys(("HIT", "PATH", "NEAR", "MISS", "bugs", "false reports"), 0)
     for path in files:
         errs = by_file.get(path.name, [])
+        result = results.get(str(path.resolve()))
         note = ""
-        if runtime:
-            failed, tail = _runtime_fails(path)
-            expected = path.name.endswith("_bug.py")
-            if failed != expected:
-                note = f"  [runtime: {'fails' if failed else 'runs clean'}: {tail}]"
+        if result is not None:
+            failed = result["exception"] is not None or bool(result["warnings"])
+            if failed != path.name.endswith("_bug.py"):
+                what = result["exception"] or ("ResourceWarning" if failed else "")
+                note = f"  [runtime: {'fails' if failed else 'runs clean'} {what}]"
         if path.name.endswith("_ok.py"):
-            false_reports += len(errs)
-            verdict = "FP" if errs else "ok"
+            counts["false reports"] += len(errs)
+            v = "FP" if errs else "ok"
         else:
-            bugs += 1
-            planted = _planted(path)
+            counts["bugs"] += 1
+            planted = planted_lines(path)
             if not planted:
                 note += "  [no # PLANTED line]"
-            if any(e[1] in planted for e in errs):
-                hits += 1
-                verdict = "HIT"
-            elif errs:
-                nears += 1
-                verdict = "NEAR"
-            else:
-                verdict = "MISS"
-            if verdict != "HIT":
+            v = verdict(planted, errs, result, path)
+            counts[v] += 1
+            if v != "HIT":
                 note += f"  planted at {sorted(planted)}"
-        print(f"{verdict:5} {path.name}{note}")
-        for _, line, code, msg in errs if verdict in ("FP", "NEAR") else ():
+        print(f"{v:5} {path.name}{note}")
+        for _, line, code, msg in errs if v in ("FP", "NEAR", "PATH") else ():
             print(f"        {line}: [{code}] {msg[:150]}")
-    return hits, nears, bugs, false_reports
+    return counts
+
+
+def _summary(counts: dict[str, int]) -> str:
+    return (
+        f"{counts['HIT']}/{counts['bugs']} HIT, {counts['PATH']} on the failing path, "
+        f"{counts['NEAR']} NEAR, {counts['false reports']} false reports"
+    )
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -151,13 +196,13 @@ def main(argv: Iterable[str] | None = None) -> int:
         "--runtime", action="store_true", help="also run each file under the simulator"
     )
     args = parser.parse_args(None if argv is None else list(argv))
-    total = [0, 0, 0, 0]
+    total: dict[str, int] = {}
     for corpus in args.corpora:
-        hits, nears, bugs, fps = score(corpus, args.runtime)
-        print(f"{corpus}: {hits}/{bugs} HIT, {nears} NEAR, {fps} false reports\n")
-        total = [a + b for a, b in zip(total, (hits, nears, bugs, fps), strict=True)]
+        counts = score(corpus, args.runtime)
+        print(f"{corpus}: {_summary(counts)}\n")
+        total = {k: total.get(k, 0) + v for k, v in counts.items()}
     if len(args.corpora) > 1:
-        print(f"all: {total[0]}/{total[2]} HIT, {total[1]} NEAR, {total[3]} false reports")
+        print(f"all: {_summary(total)}")
     return 0
 
 

@@ -23,7 +23,13 @@ import warnings
 
 
 def run_one(path: str) -> dict[str, object]:
-    result: dict[str, object] = {"path": path, "exception": None, "frames": [], "warnings": []}
+    result: dict[str, object] = {
+        "path": path,
+        "exception": None,
+        "frames": [],
+        "context_frames": [],
+        "warnings": [],
+    }
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("always")
         try:
@@ -34,6 +40,16 @@ def run_one(path: str) -> dict[str, object]:
             result["frames"] = [
                 [f.filename, f.lineno] for f in traceback.extract_tb(exc.__traceback__)
             ]
+            # The exceptions it was raised while handling (a cleanup failing after the
+            # first failure): where that first failure happened.
+            context: list[list[object]] = []
+            inner = exc.__context__
+            while inner is not None and len(context) < 200:
+                context.extend(
+                    [f.filename, f.lineno] for f in traceback.extract_tb(inner.__traceback__)
+                )
+                inner = inner.__context__
+            result["context_frames"] = context
             del exc
         gc.collect()
     result["warnings"] = [

@@ -2,10 +2,11 @@
 numba's CUDA simulator, and it must fail at run time exactly where mypy flags it.
 
 * ``raises E``: the case raises ``nx.E``, and the line of the innermost traceback frame in
-  the case file is one that mypy reported (``via-call``: some frame of the case file is:
-  the use happens inside a function that the flagged line calls);
+  the case file is one that mypy reported (``via-call``: some frame of the case file is,
+  on its traceback or on that of the exception it was raised while handling: the use
+  happens inside a function that the flagged line calls);
 * ``warns ResourceWarning``: a dropped transfer warns, on a flagged line (``anywhere``:
-  the warning itself is checked, not its line);
+  the warning itself is checked, not its line, and mypy must have flagged some line);
 * ``ok``: the case runs without an exception or a ResourceWarning.
 
 The flagged lines are mypy's actual reports for the file (the shared cold run), which
@@ -89,6 +90,13 @@ def test_agreement(
     words = case.run.split()
     me = str(case.path.resolve())
     frames = [line for (file, line) in result["frames"] if str(Path(file).resolve()) == me]
+    # (and of the exceptions it was raised while handling: a cleanup that failed after
+    # the first failure, in ``finally`` or ``__exit__``, raises the last one)
+    context = [
+        line
+        for (file, line) in result.get("context_frames", [])
+        if str(Path(file).resolve()) == me
+    ]
     warned = [w for w in result["warnings"] if w[0] == "ResourceWarning"]
 
     if words[0] == "ok":
@@ -99,7 +107,7 @@ def test_agreement(
         assert result["exception"] == words[1], result
         assert frames, result
         if "via-call" in words:
-            assert flagged & set(frames), (
+            assert flagged & set(frames + context), (
                 f"raised on lines {frames} of {case.rel}, mypy flagged {sorted(flagged)}"
             )
         else:
@@ -110,6 +118,8 @@ def test_agreement(
     if words[0] == "warns":
         assert result["exception"] is None, result
         assert warned, f"no ResourceWarning from {case.rel}"
+        # Where the warning's line says nothing, mypy must still have flagged the case.
+        assert flagged, f"{case.rel} warns a ResourceWarning; mypy flagged nothing"
         if "anywhere" not in words:
             lines = {w[2] for w in warned if str(Path(w[1]).resolve()) == me}
             assert lines & flagged, f"warned at {sorted(lines)}, mypy flagged {sorted(flagged)}"
