@@ -69,7 +69,7 @@ from .names import CLOSED, ONE_DONE, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import OWN, OWN_SET, TRANSFER_KINDS, State, completed_before
-from .syntax import child_nodes, every_iteration, stored_targets
+from .syntax import child_nodes, drain_on_every_path, every_iteration, stored_targets
 
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
@@ -830,17 +830,33 @@ class Objects:
             # a path where it does not take the element back there was none (silence)
             ms.elem_reads[c] = frozenset(h for h, b in first_read.items() if h != c and b < at)
         for ev in an.events.values() if drained else ():
-            if ev.kind != "twice" or not every_iteration(fn, ev.node):
+            if ev.kind != "twice":
+                continue
+            line = ev.node.line
+            if isinstance(ev.node, CallExpr) and line in an.elems.drained_by:
+                line = an.elems.drained_by[line][1]  # ``self.close()``, which drains it
+            elif not every_iteration(fn, ev.node):
                 continue  # (a wait under a test: the object's own protocol, silence)
             for a in ev.atoms:
                 if a[0] == "W" and a[1] in drained:
                     c = drained[a[1]]
-                    ms.elem_drains[c] = min(ms.elem_drains.get(c, ev.node.line), ev.node.line)
+                    ms.elem_drains[c] = min(ms.elem_drains.get(c, line), line)
         final = an.final
         if final is None:
             return ms  # never returns normally: no effects on its object
         for pid, c in done_in.items():
             if any(a[0] == "W" and a[1] == pid for a in final.get(f"{me}.{c}{ONE_DONE}")):
+                ms.elem_done.add(c)
+        for pid, c in drained.items():
+            # A drain that keeps what it completed (``for t in self.pending: t.wait()``,
+            # no ``clear()``): on every path the loop ran, as the method's first exit,
+            # and left the container as it was (its mark unchanged: nothing stored,
+            # taken out or handed on). Afterwards it holds completed transfers only.
+            if (
+                c in ms.elem_drains
+                and final.get(f"{me}.{c}{ONE_DONE}") == frozenset({("W", pid, 0)})
+                and drain_on_every_path(fn, ms.elem_drains[c])
+            ):
                 ms.elem_done.add(c)
         for ev in an.events.values() if streams else ():
             rel = ev.path[len(prefix) :] if ev.path.startswith(prefix) else ""
@@ -1544,7 +1560,12 @@ class Objects:
         if (
             summary is not None
             and ms is not None
-            and (summary.moved or (summary.closed and (ms.stream_uses or ms.closes)))
+            and (
+                summary.moved
+                or (summary.closed and (ms.stream_uses or ms.closes))
+                or ms.elem_done  # a call leaves a completed transfer in a container
+                or ms.elem_drains  # ... and one completes every transfer held there
+            )
         ):
             return True
         fn = info.get_method(method)

@@ -1093,3 +1093,35 @@ def every_iteration(fn: FuncItem, node: Context) -> bool:
             inner.extend(child_nodes(x))
         return True
     return False
+
+
+def drain_on_every_path(fn: FuncItem, line: int) -> bool:
+    """Does the ``for`` loop holding line ``line`` run on every path by which ``fn``
+    returns: a statement of its body (``with`` blocks aside) with no statement before it
+    that may leave (``return``, ``raise``, ``assert``, ``yield``)? Positions only."""
+    stmts = fn.body.body
+    while True:
+        at = [i for i, s in enumerate(stmts) if s.line <= line]
+        if not at:
+            return False
+        i = at[-1]
+        if any(_may_leave(s) for s in stmts[:i]):
+            return False
+        s = stmts[i]
+        if isinstance(s, WithStmt):
+            stmts = s.body.body
+            continue
+        return isinstance(s, ForStmt) and s.line < line
+
+
+def _may_leave(s: Node) -> bool:
+    todo: list[Node] = [s]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if isinstance(n, (ReturnStmt, RaiseStmt, AssertStmt, YieldExpr, YieldFromExpr)):
+            return True
+        todo.extend(child_nodes(n))
+    return False
+
