@@ -1,7 +1,8 @@
 """Transfers an ``nx.pinned``/``nx.mapped`` block ends under although no variable holds
 them any more: one added to a container (``pending.append(down)``, ``pending[k] =
-down``) as the last thing the block does, and one carried on by a chained transfer
-(``down = s.download(dev, into=up)`` carries ``up``'s handle).
+down``, ``ups = [s.upload(h, to=d), ...]``) as the last thing the block does, and one
+carried on by a chained transfer (``down = s.download(dev, into=up)`` carries ``up``'s
+handle).
 
 A transfer added to a container is handed on (``flow``: an ``E`` atom), and whoever has
 the container may complete it. Here it is followed only while no code can have run
@@ -26,6 +27,7 @@ from mypy.nodes import (
     IndexExpr,
     ListExpr,
     MemberExpr,
+    NameExpr,
     Statement,
     TupleExpr,
 )
@@ -68,6 +70,8 @@ class Held:
             lv = s.lvalues[0]
             if isinstance(lv, IndexExpr):
                 container, items = lv.base, [s.rvalue]
+            elif isinstance(lv, NameExpr) and isinstance(s.rvalue, (ListExpr, TupleExpr)):
+                container, items = lv, list(s.rvalue.items)  # ``ups = [s.upload(h, ...)]``
         box = path_chain(container) if container is not None else None
         if box is None:
             return None
