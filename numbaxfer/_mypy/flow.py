@@ -123,6 +123,7 @@ from .guards import Guards
 from .held import HELD, Held
 from .held import clear as clear_held
 from .iterations import last_truth, loop_bound
+from .memo import by_node
 from .names import (
     CLOSED,
     CLOSURE_READ,
@@ -186,6 +187,7 @@ from .syntax import (
     never_exhausts,
     none_test_of,
     reads_before_take_back,
+    recovers,
     same_block,
     target_names,
     wants_repr,
@@ -203,6 +205,25 @@ def _handed_on(atoms: Atoms) -> Atoms:
 BORROW_METHODS: Final = BORROW_BREAKERS["write"] | BORROW_BREAKERS["lend"]
 #: Names that are constants, never an object a path could alias.
 CONSTANTS: Final = frozenset({"builtins.None", "builtins.True", "builtins.False"})
+
+
+@by_node
+def passed_names(s: Statement) -> frozenset[str]:
+    """The paths statement ``s`` passes to calls that may run the program's code
+    (``finish(up)``): such a call may complete a transfer before it raises."""
+    out: set[str] = set()
+    todo: list[Node] = [s]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, LambdaExpr, ClassDef)):
+            continue
+        if isinstance(n, CallExpr) and user_call(n):
+            for a in n.args:
+                chain = path_chain(a)
+                if chain is not None:
+                    out.add(chain[-1][0])
+        todo.extend(child_nodes(n))
+    return frozenset(out)
 
 
 def _taken_element(e: Expression) -> Chain | None:
@@ -595,7 +616,9 @@ class Analysis:
             any(a[0] == "W" for v in view.vals.values() for a in v)
             and raises_only_library(s, partial(self.known_value, st=view))
         )
-        self.deliver_exc(st, library, forget_completed=quiet)
+        pending = any(a[0] == "P" for v in view.vals.values() for a in v)
+        handed = passed_names(s) if pending else frozenset()
+        self.deliver_exc(st, library, forget_completed=quiet, handed=handed)
 
     def try_body(self, b: Block, st: State) -> State | None:
         """A try block's own statements. An exception raised BY a statement leaves the
@@ -2039,12 +2062,14 @@ class Analysis:
         self, s: TryStmt, typ: Expression | None, var: NameExpr | None, h: State
     ) -> State | None:
         """An ``except typ as var:`` handler is entered with ``h``. A handler that ends
-        with ``continue`` skips the item and goes on as normal: a transfer pending where
-        the exception was raised is pending again there (the next iteration drops it).
-        (Other handlers leave the program on an error path, where leaks are not
-        reported: ``except BaseException as e: errors.append(e)`` in a worker.)"""
+        with ``continue`` skips the item and goes on as normal, and one of a named class
+        that ends with ``return`` answers the call as normal (``except CorruptPacket:
+        return None``): a transfer pending where the exception was raised is pending
+        again there (the next iteration, or the return, drops it). (Other handlers
+        leave the program on an error path, where leaks are not reported: ``except
+        BaseException as e: errors.append(e)`` in a worker.)"""
         handler = next((b for t, b in zip(s.types, s.handlers, strict=False) if t is typ), None)
-        if handler is not None and handler.body and isinstance(handler.body[-1], ContinueStmt):
+        if handler is not None and handler.body and recovers(typ, handler.body[-1]):
             for key, atoms in list(h.vals.items()):
                 if any(a[0] == "E" and a[2] == EXC_PENDING for a in atoms):
                     h.vals[key] = frozenset(
@@ -2163,19 +2188,28 @@ class Analysis:
             cur = self.transform(ctx, cur)
         return cur
 
-    def _deliver_part(self, library: bool, forget_completed: bool, st: State) -> None:
-        self.deliver_exc(st, library, forget_completed=forget_completed)
+    def _deliver_part(
+        self, library: bool, forget_completed: bool, handed: frozenset[str], st: State
+    ) -> None:
+        self.deliver_exc(st, library, forget_completed=forget_completed, handed=handed)
 
     def deliver_exc(
-        self, st: State, library: bool = False, *, forget_completed: bool = False
+        self,
+        st: State,
+        library: bool = False,
+        *,
+        forget_completed: bool = False,
+        handed: frozenset[str] = frozenset(),
     ) -> None:
         """``st`` reaches the handlers of the innermost ``try`` (an exception raised
         here); ``library``: only numbaxfer's and the builtins' exceptions can be (a
         ``try`` whose handlers catch only the program's classes lets it pass by);
         ``forget_completed``: a transfer completed in ``st`` is not reported as
-        completed twice there (``state.completed_before``)."""
+        completed twice there (``state.completed_before``); ``handed``: the names the
+        raising statement passes to a call (which may have completed them before it
+        raised: handed on, not pending where the exception was raised)."""
         if st.live_parts() is not None:
-            self.each(st, partial(self._deliver_part, library, forget_completed))
+            self.each(st, partial(self._deliver_part, library, forget_completed, handed))
             return
         for i in range(len(self.stack) - 1, -1, -1):
             ctx = self.stack[i]
@@ -2189,7 +2223,7 @@ class Analysis:
                 for key, atoms in list(cur.vals.items()):
                     if any(a[0] == "P" or (forget_completed and a[0] == "W") for a in atoms):
                         cur.vals[key] = frozenset(
-                            ("E", a[1], EXC_PENDING)
+                            ("E", a[1], 0 if key in handed else EXC_PENDING)
                             if a[0] == "P"
                             else ("W", a[1], -a[2])
                             if a[0] == "W" and forget_completed and a[2] > 0

@@ -56,6 +56,7 @@ from mypy.nodes import (
     OverloadedFuncDef,
     PassStmt,
     RaiseStmt,
+    RefExpr,
     ReturnStmt,
     RevealExpr,
     SetComprehension,
@@ -1125,3 +1126,21 @@ def _may_leave(s: Node) -> bool:
         todo.extend(child_nodes(n))
     return False
 
+
+#: Handlers of these catch whatever goes wrong: an error path, not a recovery.
+_CATCH_ALL: Final = frozenset({"builtins.BaseException", "builtins.Exception"})
+
+
+def recovers(typ: Expression | None, last: Statement) -> bool:
+    """Does a handler of ``typ`` whose last statement is ``last`` go on as normal: it
+    skips the item (``continue``), or it answers the call (``return``) for an
+    exception of a named class (``except CorruptPacket: return None``), not a
+    catch-all (bare ``except``, ``Exception``, ``BaseException``)?"""
+    if isinstance(last, ContinueStmt):
+        return True
+    if not isinstance(last, ReturnStmt) or typ is None:
+        return False
+    named = typ.items if isinstance(typ, TupleExpr) else [typ]
+    return all(
+        isinstance(t, RefExpr) and bool(t.fullname) and t.fullname not in _CATCH_ALL for t in named
+    )

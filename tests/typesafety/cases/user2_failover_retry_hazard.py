@@ -42,7 +42,7 @@ class StreamSet:
 
 def send(streams: StreamSet, host: Host, dev: Dev) -> tuple[nx.Stream[nx.Owned], nx.Transfer[Host]]:
     try:
-        up = streams.primary.upload(host, to=dev)
+        up = streams.primary.upload(host, to=dev)  # E: unfinished-transfer
         streams.check()
     except (nx.StreamClosedError, DeviceLost):
         return streams.backup, streams.backup.upload(host, to=dev)  # E: use-after-transfer "host" "may be used"

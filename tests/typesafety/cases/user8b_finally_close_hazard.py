@@ -1,5 +1,4 @@
 # RUN: raises StreamClosedError
-# XFAIL: miss (line 58, documented silence: exceptional paths): the upload is pending when validate() raises JobRejected; the handler returns and the finally closes the stream; a transfer pending on an exceptional path is treated as handed on
 # Planted bug: the rejection path only logs; the early upload is never completed, so closing the stream in finally is refused.
 """Job runner: per-job stream, validation that can reject a job mid-flight, cleanup in finally."""
 from __future__ import annotations
@@ -45,7 +44,7 @@ def run_job(job: Job) -> float | None:
     up: nx.Transfer[HostF] | None = None
     try:
         host = nx.pinned_copy(job.data)
-        up = s.upload(host, to=dev)   # start the copy early, validate while it runs
+        up = s.upload(host, to=dev)   # start the copy early, validate while it runs  # E: unfinished-transfer
         validate(job)
         host = up.wait()
         s.launch(negate, 1, 64, dev)
