@@ -1608,6 +1608,17 @@ class Analysis:
 
         each_value: tuple[str, object] = ("fresh", None)
         source: Expression = s.expr
+        index: Expression = s.index
+        numbered = (  # ``for k, t in enumerate(gen(...))``: t is what gen yields
+            isinstance(source, CallExpr)
+            and isinstance(source.callee, NameExpr)
+            and source.callee.fullname == "builtins.enumerate"
+            and source.arg_kinds == [ARG_POS]
+            and isinstance(index, TupleExpr)
+            and len(index.items) == 2
+        )
+        if numbered and isinstance(source, CallExpr) and isinstance(index, TupleExpr):
+            source, index = source.args[0], index.items[1]
         if (
             isinstance(source, NameExpr)
             and source.name in self.generators
@@ -1617,9 +1628,9 @@ class Analysis:
         gen = generated_transfers(source)
         if gen is not None:  # ``for t in gen(...)``: each t is a transfer of its own
             name, items, arity = gen
-            if not items and isinstance(s.index, NameExpr):
+            if not items and isinstance(index, NameExpr):
                 each_value = ("producer", self.generated_fact(source, name))
-            elif items and isinstance(s.index, TupleExpr) and len(s.index.items) == arity:
+            elif items and isinstance(index, TupleExpr) and len(index.items) == arity:
                 fact = self.generated_fact(source, name)
                 fact.items, fact.arity, fact.producer = items, arity, False
                 parts = dict(zip(items, self.parts_of(fact), strict=True))
@@ -1630,6 +1641,8 @@ class Analysis:
                         for i in range(arity)
                     ],
                 )
+        if numbered and each_value[0] != "fresh":
+            each_value = ("tuple", [("fresh", None), each_value])
 
         def start(h: State) -> State | None:
             b = self.bind(s.index, each_value, h, s)
