@@ -68,7 +68,8 @@ def _hazard_case(
     if result["exception"] is not None:
         if not frames:
             sys.exit(f"{path}: raised {result['exception']} outside the file")
-        via = "" if frames[-1] in planted else " via-call"
+        # Plain where mypy flags the line it is raised on, else inside a call from one.
+        via = "" if frames[-1] in {e[1] for e in errors} else " via-call"
         run = f"raises {result['exception']}{via}"
     elif result["warnings"]:
         run = "warns ResourceWarning anywhere"
