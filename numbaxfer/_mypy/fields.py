@@ -1,9 +1,27 @@
-"""Record classes: which field of a dataclass or NamedTuple an argument of its
-constructor becomes (``Slot(host=h)``: ``slot.host`` is ``h``, the same object)."""
+"""Which field of an object an argument of its constructor becomes: of a dataclass or
+NamedTuple (``Slot(host=h)``: ``slot.host`` is ``h``, the same object), and of a class
+whose ``__init__`` stores a parameter as it is (``self.view = view``)."""
 
 from __future__ import annotations
 
-from mypy.nodes import ARG_NAMED, ARG_POS, CallExpr, Expression, RefExpr, TypeInfo
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    AssignmentStmt,
+    CallExpr,
+    Expression,
+    FuncDef,
+    MemberExpr,
+    NameExpr,
+    Node,
+    RefExpr,
+    SuperExpr,
+    TypeInfo,
+    Var,
+)
+
+from .memo import by_node
+from .syntax import bound_and_declared, child_nodes, stored_targets
 
 
 def record_fields(info: TypeInfo) -> list[str] | None:
@@ -37,14 +55,97 @@ def record_fields(info: TypeInfo) -> list[str] | None:
     return None
 
 
+def _mentions_self(n: Node, me: str) -> bool:
+    """Does ``n`` call a method of ``me``, pass it on, or call ``super()``: code that
+    may rebind what ``__init__`` stored?"""
+    todo: list[Node] = [n]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, CallExpr):
+            callee = x.callee
+            if isinstance(callee, MemberExpr) and (
+                isinstance(callee.expr, SuperExpr)
+                or (isinstance(callee.expr, NameExpr) and callee.expr.name == me)
+            ):
+                return True
+            if any(isinstance(a, NameExpr) and a.name == me for a in x.args):
+                return True
+        todo.extend(child_nodes(x))
+    return False
+
+
+@by_node
+def init_fields(info: TypeInfo) -> tuple[tuple[str, str], ...]:
+    """(parameter, attribute) for each ``self.<attribute> = <parameter>`` of the class's
+    own ``__init__`` (inherited ones too) that is a statement of its body (no test, loop
+    or handler around it), the attribute stored once and not a property, the parameter
+    never rebound, and no later statement calling a method of ``self``, passing it on
+    or calling ``super()``: after the constructor the attribute is the argument."""
+    init = info.get_method("__init__")
+    if not isinstance(init, FuncDef) or not init.arguments or not init.body.body:
+        return ()
+    me = init.arguments[0].variable.name
+    params = {a.variable.name for a in init.arguments[1:]}
+    bound = bound_and_declared(init.body)[0]
+    stores: dict[str, int] = {}  # attribute -> how many statements store into it
+    todo: list[Node] = [init.body]
+    while todo:
+        n = todo.pop()
+        for t in stored_targets(n):
+            if isinstance(t, MemberExpr) and isinstance(t.expr, NameExpr) and t.expr.name == me:
+                stores[t.name] = stores.get(t.name, 0) + 1
+        todo.extend(child_nodes(n))
+    body = init.body.body
+    out: list[tuple[str, str]] = []
+    for i, st in enumerate(body):
+        if not isinstance(st, AssignmentStmt) or len(st.lvalues) != 1:
+            continue
+        lv, param = st.lvalues[0], st.rvalue
+        if not (
+            isinstance(lv, MemberExpr)
+            and isinstance(lv.expr, NameExpr)
+            and lv.expr.name == me
+            and isinstance(param, NameExpr)
+            and param.name in params
+        ):
+            continue
+        attr = lv.name
+        sym = info.get(attr)
+        if param.name in bound or stores.get(attr) != 1 or (sym and not isinstance(sym.node, Var)):
+            continue
+        if any(_mentions_self(later, me) for later in body[i + 1 :]):
+            continue
+        out.append((param.name, attr))
+    return tuple(out)
+
+
+def _init_parameters(info: TypeInfo) -> list[str]:
+    init = info.get_method("__init__")
+    return [a.variable.name for a in init.arguments[1:]] if isinstance(init, FuncDef) else []
+
+
 def constructor_fields(call: CallExpr) -> list[tuple[str, Expression]]:
-    """``Slot(h, dev=d)`` -> [("host", h), ("dev", d)] for a record class ``Slot``."""
+    """``Slot(h, dev=d)`` -> [("host", h), ("dev", d)] for a record class ``Slot``; for
+    another class, the arguments its ``__init__`` stores as they are (``init_fields``)."""
     callee = call.callee
     if not isinstance(callee, RefExpr) or not isinstance(callee.node, TypeInfo):
         return []
     names = record_fields(callee.node)
+    if names is None:
+        kept = dict(init_fields(callee.node))
+        if not kept:
+            return []
+        params = _init_parameters(callee.node)
+        mapped = _map(call, params)
+        return [(kept[p], arg) for p, arg in mapped if p in kept]
     if not names:
         return []
+    return _map(call, names)
+
+
+def _map(call: CallExpr, names: list[str]) -> list[tuple[str, Expression]]:
+    """The call's arguments by the parameter names ``names`` (positional, then by
+    keyword); none where ``*args`` or ``**kwargs`` is passed."""
     out: list[tuple[str, Expression]] = []
     pos = 0
     for arg, kind, name in zip(call.args, call.arg_kinds, call.arg_names, strict=True):

@@ -47,8 +47,9 @@ PLUGIN_LAYERS: list[set[str]] = [
     {"_mypy", "_mypy.names", "_mypy.rules.codes"},
     {"_mypy.state"},
     {"_mypy.paths"},
-    {"_mypy.syntax", "_mypy.facts", "_mypy.fields"},
+    {"_mypy.syntax", "_mypy.facts"},
     {
+        "_mypy.fields",
         "_mypy.blocks",
         "_mypy.elements",
         "_mypy.module_globals",

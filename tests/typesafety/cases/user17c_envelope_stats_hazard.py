@@ -1,5 +1,4 @@
 # RUN: raises BorrowError via-call
-# XFAIL: miss (line 73): crest/peak are computed lazily from the lent view after its lend block ended
 # Planted bug: crest/peak are computed lazily from the lent view after its lend block ended
 """Envelope detection of several recordings, with quality statistics computed from a
 lent view of the downloaded envelope.
