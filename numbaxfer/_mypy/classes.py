@@ -26,6 +26,7 @@ all while a type they depend on is not inferred yet.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final, cast
@@ -461,14 +462,22 @@ def _completed_inputs(an: Analysis, final: State, me: str) -> set[str]:
         if not key.startswith(me):
             continue
         rest = key[len(me) :]
-        if rest and not rest.startswith(MARK):
+        m = _CONST_ELEMENT.match(rest)
+        if m is not None:
+            tail = rest[m.end() :]  # ``jobs[0].download``: that element's, by its index
+        elif rest and not rest.startswith(MARK):
             continue
-        tail = rest[len(MARK) :]
+        else:
+            tail = rest[len(MARK) :]
         if tail and (not tail.startswith(".") or "[" in tail):
             continue
         if atoms and all(a[0] == "W" for a in atoms):
             out.add(rest)
     return out
+
+
+#: ``[0]``, ``[-1]``: an element named by a constant index (paths.py spells it so).
+_CONST_ELEMENT: Final = re.compile(r"\[-?\d+\]")
 
 
 def _completes_something(fn: FuncDef) -> bool:
@@ -1440,6 +1449,24 @@ class Objects:
         for rest in sorted(ms.elem_completes):
             path = obj + rest
             atoms = st.vals.get(path, dropped.get(path))
+            m = _CONST_ELEMENT.match(rest)
+            if m is not None:  # ``preview(jobs)`` completing ``jobs[0].download``
+                tail = rest[m.end() :]
+                mkey = mark_of(obj) + tail
+                mark = st.vals.get(mkey, dropped.get(mkey))
+                if mark is not None:
+                    atoms = mark if atoms is None else atoms | mark
+                if (
+                    atoms is not None
+                    and completed_before(atoms)
+                    and not an.guarded_element_wait(call, path, atoms)
+                ):
+                    an.event("twice", call, path, atoms, label)
+                pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
+                st.put(path, frozenset(("W", pid, call.line) for pid in pids or [-1]))
+                an.compound_keys.add(path)
+                elems.wait_calls[call.line] = (label, "")
+                continue
             if (
                 atoms is not None
                 and completed_before(atoms)

@@ -20,6 +20,8 @@ from mypy.nodes import (
     Expression,
     FuncDef,
     FuncItem,
+    IndexExpr,
+    IntExpr,
     MemberExpr,
     NameExpr,
     Node,
@@ -449,7 +451,41 @@ def static_type(e: Expression) -> Type | None:
             sym = p.type.get(e.name)
             if sym is not None and isinstance(sym.node, Var):
                 return sym.node.type
+    if isinstance(e, IndexExpr):  # ``jobs[0]``, ``self.pending[k]``: the element type
+        base = static_type(e.base)
+        p = get_proper_type(base) if base is not None else None
+        if isinstance(p, TupleType):
+            i = e.index.value if isinstance(e.index, IntExpr) else None
+            return p.items[i] if i is not None and -len(p.items) <= i < len(p.items) else None
+        if isinstance(p, Instance):
+            name = p.type.fullname
+            if name in _INDEXED_AS_ARGUMENT and len(p.args) == 1:
+                return p.args[0]
+            if name in _MAPPINGS and len(p.args) == 2:
+                return p.args[1]
     return None
+
+
+#: Generic classes whose element (by an int index) is of their one type argument ...
+_INDEXED_AS_ARGUMENT: Final = frozenset(
+    {
+        "builtins.list",
+        "builtins.tuple",
+        "collections.deque",
+        "typing.Sequence",
+        "typing.MutableSequence",
+    }
+)
+#: ... and those whose value (by a key) is of their second.
+_MAPPINGS: Final = frozenset(
+    {
+        "builtins.dict",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "typing.Mapping",
+        "typing.MutableMapping",
+    }
+)
 
 
 #: Generic classes whose one type argument is the type of what iterating them gives.
