@@ -93,9 +93,7 @@ def test_agreement(
     # (and of the exceptions it was raised while handling: a cleanup that failed after
     # the first failure, in ``finally`` or ``__exit__``, raises the last one)
     context = [
-        line
-        for (file, line) in result.get("context_frames", [])
-        if str(Path(file).resolve()) == me
+        line for (file, line) in result.get("context_frames", []) if str(Path(file).resolve()) == me
     ]
     warned = [w for w in result["warnings"] if w[0] == "ResourceWarning"]
 
