@@ -70,7 +70,13 @@ from .names import CLOSED, ONE_DONE, STREAM, in_library
 from .paths import path_chain, path_extends
 from .scope import SummaryScope
 from .state import OWN, OWN_SET, TRANSFER_KINDS, State, completed_before
-from .syntax import child_nodes, drain_on_every_path, every_iteration, stored_targets
+from .syntax import (
+    child_nodes,
+    drain_on_every_path,
+    every_iteration,
+    named_once,
+    stored_targets,
+)
 
 #: Classes with more methods than this are not summarised (silence).
 MAX_METHODS: Final = 200
@@ -476,8 +482,9 @@ def _completed_inputs(an: Analysis, final: State, me: str) -> set[str]:
     return out
 
 
-#: ``[0]``, ``[-1]``: an element named by a constant index (paths.py spells it so).
-_CONST_ELEMENT: Final = re.compile(r"\[-?\d+\]")
+#: ``[0]``, ``[-1]``, ``['main']``: an element named by a constant index or key (as
+#: paths.py spells them).
+_CONST_ELEMENT: Final = re.compile(r"\[(?:-?\d+|'[^'\]]*')\]")
 
 
 def _completes_something(fn: FuncDef) -> bool:
@@ -864,6 +871,8 @@ class Objects:
             if (
                 c in ms.elem_drains
                 and final.get(f"{me}.{c}{ONE_DONE}") == frozenset({("W", pid, 0)})
+                and not (fn.is_generator or fn.is_coroutine)  # (a call runs nothing yet)
+                and named_once(fn, me, c)  # no alias that may clear it (``q = self.c``)
                 and drain_on_every_path(fn, ms.elem_drains[c])
             ):
                 ms.elem_done.add(c)

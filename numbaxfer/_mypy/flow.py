@@ -1360,6 +1360,10 @@ class Analysis:
             chain = path_chain(cond.expr)  # ``if not s.closed:``: open on this branch
             if chain is not None:
                 st.vals.pop(chain[-1][0] + CLOSED, None)
+        if not value and isinstance(cond, (NameExpr, MemberExpr)):
+            # ``while pending:`` left, ``if not pending:``: an empty container holds no
+            # element, completed or moved (its marks go, elements.py)
+            self.elems.store(cond, st)
         test = none_test_of(cond, st)
         if test is not None and test[1] == value:
             self.narrow_none(test[0], st)

@@ -1,7 +1,7 @@
 """Transfers an ``nx.pinned``/``nx.mapped`` block ends under although no variable holds
 them any more: one added to a container (``pending.append(down)``, ``pending[k] =
-down``, ``ups = [s.upload(h, to=d), ...]``) as the last thing the block does, and one
-carried on by a chained transfer (``down = s.download(dev, into=up)`` carries ``up``'s
+down``, ``ups = [s.upload(h, to=d), ...]``, a dict display) as the last thing the block
+does, and one carried on by a chained transfer (``down = s.download(dev, into=up)`` carries ``up``'s
 handle).
 
 A transfer added to a container is handed on (``flow``: an ``E`` atom), and whoever has
@@ -22,6 +22,7 @@ from typing import Final
 from mypy.nodes import (
     AssignmentStmt,
     CallExpr,
+    DictExpr,
     Expression,
     ExpressionStmt,
     IndexExpr,
@@ -72,6 +73,8 @@ class Held:
                 container, items = lv.base, [s.rvalue]
             elif isinstance(lv, NameExpr) and isinstance(s.rvalue, (ListExpr, TupleExpr)):
                 container, items = lv, list(s.rvalue.items)  # ``ups = [s.upload(h, ...)]``
+            elif isinstance(lv, NameExpr) and isinstance(s.rvalue, DictExpr):
+                container, items = lv, [v for _, v in s.rvalue.items]  # ``{"a": ...}``
         box = path_chain(container) if container is not None else None
         if box is None:
             return None

@@ -1144,3 +1144,24 @@ def recovers(typ: Expression | None, last: Statement) -> bool:
     return all(
         isinstance(t, RefExpr) and bool(t.fullname) and t.fullname not in _CATCH_ALL for t in named
     )
+
+
+def named_once(fn: FuncItem, me: str, attr: str) -> bool:
+    """Does ``fn``'s body (not a nested function's) spell ``me.attr`` exactly once?"""
+    seen = 0
+    todo: list[Node] = list(fn.body.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (FuncItem, ClassDef)):
+            continue
+        if (
+            isinstance(n, MemberExpr)
+            and n.name == attr
+            and isinstance(n.expr, NameExpr)
+            and n.expr.name == me
+        ):
+            seen += 1
+            if seen > 1:
+                return False
+        todo.extend(child_nodes(n))
+    return seen == 1
