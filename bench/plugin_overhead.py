@@ -289,7 +289,9 @@ def _found_everything(output: str, target: Path) -> None:
 
 def _instructions(config: Path, target: Path, cache: Path) -> int:
     """Machine instructions of one mypy run over ``target`` under valgrind (the ``I
-    refs`` cachegrind counts; ``cache`` is used, and changed, as it is)."""
+    refs`` cachegrind counts; ``cache`` is used, and changed, as it is). The hash seed
+    is fixed: set and dict orders (of strings) change how much work a run does, by a
+    few tenths of a percent between otherwise identical runs."""
     proc = subprocess.run(
         [
             "valgrind",
@@ -299,7 +301,7 @@ def _instructions(config: Path, target: Path, cache: Path) -> int:
             *_mypy_command(config, cache, target),
         ],
         cwd=target.parent,
-        env=_env(),
+        env={**_env(), "PYTHONHASHSEED": "0"},
         capture_output=True,
         text=True,
         check=False,

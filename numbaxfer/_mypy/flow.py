@@ -1360,7 +1360,11 @@ class Analysis:
             chain = path_chain(cond.expr)  # ``if not s.closed:``: open on this branch
             if chain is not None:
                 st.vals.pop(chain[-1][0] + CLOSED, None)
-        if not value and isinstance(cond, (NameExpr, MemberExpr)):
+        if (
+            not value
+            and (self.elems.kept or self.elems.active)
+            and isinstance(cond, (NameExpr, MemberExpr))
+        ):
             # ``while pending:`` left, ``if not pending:``: an empty container holds no
             # element, completed or moved (its marks go, elements.py)
             self.elems.store(cond, st)
