@@ -74,6 +74,7 @@ from .syntax import (
     child_nodes,
     drain_on_every_path,
     every_iteration,
+    has_syntax,
     named_once,
     stored_targets,
 )
@@ -199,14 +200,8 @@ class ClassSummary:
         return out
 
 
-def _has_syntax(fn: FuncDef) -> bool:
-    """A function deserialized from mypy's cache has no arguments or body: nothing to
-    summarise."""
-    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
-
-
 def _self_name(fn: FuncDef) -> str | None:
-    if fn.is_static or fn.is_class or not _has_syntax(fn) or not fn.arguments:
+    if fn.is_static or fn.is_class or not has_syntax(fn) or not fn.arguments:
         return None
     return fn.arguments[0].variable.name
 
@@ -298,7 +293,7 @@ def _passed_candidates(
             and n.callee.expr.name == me
         ):
             callee, skip = fn.info.get_method(n.callee.name), 1
-        if not isinstance(callee, FuncDef) or not _has_syntax(callee):
+        if not isinstance(callee, FuncDef) or not has_syntax(callee):
             continue
         names = [a.variable.name for a in callee.arguments[skip:]]
         for i, (arg, kind, kw) in enumerate(zip(n.args, n.arg_kinds, n.arg_names, strict=True)):
@@ -1069,7 +1064,7 @@ class Objects:
             return None
         if self.foreign(fn.fullname):
             return None
-        if not _has_syntax(fn):
+        if not has_syntax(fn):
             return None
         name = fn.fullname
         self._idle_reset()
@@ -1270,7 +1265,7 @@ class Objects:
         moved, its transfer kept in ``b.transfer``), applied to the arguments that are
         paths. Positional and keyword arguments only."""
         fn = info.get_method(name)
-        if not isinstance(fn, FuncDef) or not _has_syntax(fn) or len(fn.arguments) < 2:
+        if not isinstance(fn, FuncDef) or not has_syntax(fn) or len(fn.arguments) < 2:
             return  # (a method from mypy's cache has no arguments: not summarised)
         summary = self.function_summary(fn)
         if not summary:

@@ -21,7 +21,7 @@ from mypy.nodes import (
 )
 
 from .memo import by_node
-from .syntax import bound_and_declared, child_nodes, stored_targets
+from .syntax import bound_and_declared, child_nodes, has_syntax, stored_targets
 
 
 def record_fields(info: TypeInfo) -> list[str] | None:
@@ -82,7 +82,9 @@ def init_fields(info: TypeInfo) -> tuple[tuple[str, str], ...]:
     never rebound, and no later statement calling a method of ``self``, passing it on
     or calling ``super()``: after the constructor the attribute is the argument."""
     init = info.get_method("__init__")
-    if not isinstance(init, FuncDef) or not init.arguments or not init.body.body:
+    if not isinstance(init, FuncDef) or not has_syntax(init) or not init.arguments:
+        return ()
+    if not init.body.body:
         return ()
     me = init.arguments[0].variable.name
     params = {a.variable.name for a in init.arguments[1:]}
@@ -121,7 +123,9 @@ def init_fields(info: TypeInfo) -> tuple[tuple[str, str], ...]:
 
 def _init_parameters(info: TypeInfo) -> list[str]:
     init = info.get_method("__init__")
-    return [a.variable.name for a in init.arguments[1:]] if isinstance(init, FuncDef) else []
+    if not isinstance(init, FuncDef) or not has_syntax(init):
+        return []
+    return [a.variable.name for a in init.arguments[1:]]
 
 
 def constructor_fields(call: CallExpr) -> list[tuple[str, Expression]]:

@@ -95,6 +95,7 @@ from .syntax import (
     bound_and_declared,
     child_nodes,
     free_reads,
+    has_syntax,
     nested_functions,
     stored_targets,
     target_names,
@@ -260,10 +261,6 @@ def _is_method(fn: FuncItem) -> bool:
         and not fn.is_static
         and not fn.is_class
     )
-
-
-def _has_syntax(fn: FuncItem) -> bool:
-    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
 
 
 #: Declared parameter types that hold no handle: such parameters are not followed.
@@ -449,7 +446,7 @@ class Inputs:
         lambda; None for a module-level function or a method)."""
         if not self._stack:
             self._incomplete = False
-        if not _has_syntax(fn):
+        if not has_syntax(fn):
             return None  # read from mypy's cache: no body
         if fn.is_generator or fn.is_async_generator:
             return None  # calling it runs nothing yet: its body runs when iterated

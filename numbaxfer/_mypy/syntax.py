@@ -1165,3 +1165,9 @@ def named_once(fn: FuncItem, me: str, attr: str) -> bool:
                 return False
         todo.extend(child_nodes(n))
     return seen == 1
+
+
+def has_syntax(fn: FuncItem) -> bool:
+    """Has ``fn`` its arguments and body? A function mypy loads from its cache has
+    neither (reading them raises): nothing to look into."""
+    return getattr(fn, "arguments", None) is not None and getattr(fn, "body", None) is not None
