@@ -1453,31 +1453,19 @@ class Objects:
         for rest in sorted(ms.elem_completes):
             path = obj + rest
             atoms = st.vals.get(path, dropped.get(path))
-            m = _CONST_ELEMENT.match(rest)
-            if m is not None:  # ``preview(jobs)`` completing ``jobs[0].download``
-                tail = rest[m.end() :]
-                mkey = mark_of(obj) + tail
+            one = _CONST_ELEMENT.match(rest)
+            if one is not None:  # ``preview(jobs)`` completing ``jobs[0].download``:
+                mkey = mark_of(obj) + rest[one.end() :]  # what a drain of all left there
                 mark = st.vals.get(mkey, dropped.get(mkey))
                 if mark is not None:
                     atoms = mark if atoms is None else atoms | mark
-                if (
-                    atoms is not None
-                    and completed_before(atoms)
-                    and not an.guarded_element_wait(call, path, atoms)
-                ):
-                    an.event("twice", call, path, atoms, label)
-                pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
-                st.put(path, frozenset(("W", pid, call.line) for pid in pids or [-1]))
-                an.compound_keys.add(path)
-                elems.wait_calls[call.line] = (label, "")
-                continue
             if (
                 atoms is not None
                 and completed_before(atoms)
                 and not an.guarded_element_wait(call, path, atoms)
             ):
                 an.event("twice", call, path, atoms, label)
-            if not rest:
+            if not rest or one is not None:  # one transfer, spelled: completed now
                 pids = sorted({a[1] for a in st.get(path) if a[0] in TRANSFER_KINDS})
                 st.put(path, frozenset(("W", pid, call.line) for pid in pids or [-1]))
                 an.compound_keys.add(path)
